@@ -186,7 +186,7 @@ function tokenProgramOf(info: AccountInfo<Buffer>): PublicKey | null {
 }
 
 /** The decoded token account, or null when it does not exist or is not an initialized token account. */
-function readTokenAccount(address: PublicKey, info: AccountInfo<Buffer> | null, programId: PublicKey) {
+function readTokenAccount(address: PublicKey, info: AccountInfo<Buffer> | null | undefined, programId: PublicKey) {
   if (!info || !info.owner.equals(programId)) return null;
   try {
     const account = unpackAccount(address, info, programId);
