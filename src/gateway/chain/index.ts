@@ -1,0 +1,5 @@
+/** The on-chain half of the gateway: checking transfers, finding them by reference, building transaction requests. */
+export type { Commitment, ExpectedTransfer, TransferVerdict, TransferReason, TransferCheck, TransferCandidate } from './types.js';
+export { TRANSFER_REASONS } from './types.js';
+export { checkTransfer } from './check-transfer.js';
+export type { TransactionAnswer } from './transaction-view.js';
