@@ -145,10 +145,9 @@ export function parseTransferRequestUrl(url: string, options: TransferRequestOpt
     } else if (key === 'reference') {
       (result.references ??= []).push(assertPublicKey(decode(raw, 'reference', key), key));
     } else {
-      // decodeURIComponent leaves '+' alone but form decoding (URLSearchParams) turns it into a space:
-      // reject it so a memo cannot mean two things to two wallets.
-      if (raw.includes('+')) fail('url_encoding_invalid', `${key} contains a raw "+"; write a space as %20 and a plus as %2B`, key);
-      const text = decode(raw, key, key);
+      // A raw '+' is a space: the reference library (@solana/pay) writes spaces as '+' and wallets read
+      // with URLSearchParams, so this is the memo they put on chain. We write %20 and %2B ourselves.
+      const text = decode(raw.replaceAll('+', ' '), key, key);
       if (text !== '') result[key as (typeof TEXT_FIELDS)[number]] = text; // empty means absent, as in the reference parser
     }
   }
