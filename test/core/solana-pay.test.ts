@@ -323,3 +323,31 @@ test('property: a URL that parses is exactly what encode would write, when it wa
     { numRuns: 500 },
   );
 });
+
+test('property: URLs assembled from valid and invalid pieces parse consistently, and valid ones parse to what they say', () => {
+  const value = fc.oneof(publicKey, amount, text.map(encodeURIComponent), fc.constantFrom('', '%', '%zz', '1e3', '-1', '+', '%2B', 'a+b', '0.5', '.5'));
+  const name = fc.constantFrom('amount', 'spl-token', 'reference', 'label', 'message', 'memo', 'other', 'am%6Funt', '');
+  const pair = fc.tuple(name, fc.option(value, { nil: undefined })).map(([k, v]) => (v === undefined ? k : `${k}=${v}`));
+  const url = fc
+    .tuple(fc.oneof(publicKey, fc.constantFrom('', 'x', MVINES.slice(1))), fc.array(pair, { maxLength: 6 }))
+    .map(([recipient, pairs]) => `solana:${recipient}${pairs.length > 0 ? `?${pairs.join('&')}` : ''}`);
+  let parsedCount = 0;
+  fc.assert(
+    fc.property(url, (input) => {
+      parsesConsistently(input);
+      try {
+        const parsed = parseTransferRequestUrl(input);
+        parsedCount++;
+        // Whatever parsed must be what URLSearchParams reads for the fields we know.
+        const params = new URL(input).searchParams;
+        assert.equal(parsed.amount, params.get('amount') ?? undefined);
+        assert.deepEqual(parsed.references ?? [], params.getAll('reference'));
+        for (const field of ['label', 'message', 'memo'] as const) assert.equal(parsed[field], params.get(field) || undefined);
+      } catch (error) {
+        assert.ok(error instanceof CoreError);
+      }
+    }),
+    { numRuns: 3000 },
+  );
+  assert.ok(parsedCount > 100, `only ${parsedCount} generated URLs parsed: the generator is too hostile to test much`);
+});
