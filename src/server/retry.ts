@@ -1,6 +1,6 @@
 /**
  * When to retry and how long to wait. Retried: no answer at all (network error, timeout), 429 and
- * 5xx. Never retried: other 4xx, which would fail the same way again. POSTs are safe to retry
+ * 5xx, and a 409 saying the same Idempotency-Key is still being processed. Never retried: other 4xx, which would fail the same way again. POSTs are safe to retry
  * because they always carry the same Idempotency-Key.
  */
 
@@ -15,8 +15,9 @@ export interface BackoffOptions {
 
 export const DEFAULT_BACKOFF: BackoffOptions = { initialRetryDelay: 500, maxRetryDelay: 8_000, maxRetryAfter: 60 };
 
-export function isRetryableStatus(status: number): boolean {
-  return status === 429 || status >= 500;
+/** `idempotency_key_in_use`: the first attempt is still running on the gateway; asking again later gets its answer. */
+export function isRetryable(status: number, code?: string): boolean {
+  return status === 429 || status >= 500 || (status === 409 && code === 'idempotency_key_in_use');
 }
 
 /**

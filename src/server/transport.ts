@@ -4,7 +4,7 @@
  * runs on Node 20+, Bun, Deno and edge runtimes.
  */
 import { ConnectionError, SvcError, errorFromResponse, ApiError, parseRetryAfter } from './errors.js';
-import { isRetryableStatus, retryDelay, sleep, type BackoffOptions } from './retry.js';
+import { isRetryable, retryDelay, sleep, type BackoffOptions } from './retry.js';
 
 /** Per-call options; each overrides the client's setting for this call only. */
 export interface RequestOptions {
@@ -41,6 +41,7 @@ export interface Call {
 }
 
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 class Timeout extends Error {}
 
@@ -83,7 +84,7 @@ export class Transport {
       if (outcome.status >= 200 && outcome.status < 300) return outcome.data as T;
 
       const error = errorFromResponse(outcome.status, outcome.headers, outcome.data);
-      if (!canRetry || !isRetryableStatus(outcome.status)) throw error;
+      if (!canRetry || !isRetryable(outcome.status, error.code)) throw error;
       const retryAfter = parseRetryAfter(outcome.headers.get('retry-after'));
       if (retryAfter !== undefined && retryAfter > this.config.backoff.maxRetryAfter) throw error;
       await this.pause(attempt, retryAfter, options.signal);
@@ -157,8 +158,8 @@ export class Transport {
 
 function idempotencyKey(given: string | undefined): string {
   if (given === undefined) return `svc_idem_${globalThis.crypto.randomUUID()}`;
-  if (typeof given !== 'string' || given.length === 0 || given.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    throw new TypeError(`idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+  if (typeof given !== 'string' || !IDEMPOTENCY_KEY.test(given)) {
+    throw new TypeError(`idempotencyKey must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters without spaces`);
   }
   return given;
 }

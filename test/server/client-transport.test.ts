@@ -290,3 +290,17 @@ test('the flaky proxy helper really spoils what it is told to', async (t) => {
   // Only the third (forwarded, answer lost) and fourth reached the target.
   assert.equal(target.requests.length, 2);
 });
+
+test('a 409 idempotency_key_in_use is retried (the first attempt is still running); a reused key is not', async (t) => {
+  const server = await scriptedServer((_req, res, n) => {
+    if (n === 1) return problem(res, 409, 'idempotency_key_in_use');
+    if (n === 2) return json(res, 201, payment);
+    problem(res, 409, 'idempotency_key_reused');
+  });
+  t.after(() => server.close());
+  const client = new SvcClient({ apiKey: KEY, baseUrl: server.url, maxRetries: 2, ...fast });
+  assert.equal((await client.payments.create({ amount: '1.00', currency: 'USDC' }, { idempotencyKey: 'k1' })).id, 'pay_1');
+  await assert.rejects(client.payments.create({ amount: '2.00', currency: 'USDC' }, { idempotencyKey: 'k1' }), IdempotencyError);
+  assert.equal(server.requests.length, 3);
+  await assert.rejects(client.payments.create({ amount: '1.00', currency: 'USDC' }, { idempotencyKey: 'has space' }), /printable ASCII/);
+});
