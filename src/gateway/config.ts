@@ -1,0 +1,169 @@
+/**
+ * Gateway configuration from CLI flags, then environment, then defaults. The defaults give a
+ * working embedded set-up: SQLite in ./data/gateway.db, a localnet RPC on 127.0.0.1:8899, port 4000.
+ */
+export type Commitment = 'confirmed' | 'finalized';
+
+export interface CurrencyConfig {
+  symbol: string;
+  mint: string;
+}
+
+export interface RateLimitConfig {
+  /** Tokens added per second. */
+  ratePerSecond: number;
+  /** Bucket size (largest burst). */
+  burst: number;
+}
+
+export interface GatewayConfig {
+  port: number;
+  host: string;
+  /** SQLite file. Ignored when databaseUrl is a postgres:// URL (not yet supported). */
+  databasePath: string;
+  databaseUrl: string | null;
+  rpcUrl: string;
+  commitment: Commitment;
+  /** Tokens accepted besides SOL, e.g. USDC=<mint>. */
+  currencies: CurrencyConfig[];
+  defaultExpiresInSeconds: number;
+  /** How long expired and cancelled payments are still watched for a late transfer. */
+  lateWatchMs: number;
+  watcher: {
+    /** How often the watcher looks for due payments. */
+    tickMs: number;
+    /** Smallest gap between two chain checks of one payment, whoever asks (watcher, browser, merchant). */
+    minCheckIntervalMs: number;
+    /** Payments checked at most per tick. */
+    batchSize: number;
+    /** Parallel chain checks. */
+    concurrency: number;
+    /** Gap between checks of expired and cancelled payments during the late watch. */
+    lateIntervalMs: number;
+  };
+  webhooks: {
+    /** Delay before retry n (n = 1..). The length is the number of retries. */
+    retryScheduleMs: number[];
+    /** Fraction of each delay added or removed at random. */
+    jitter: number;
+    timeoutMs: number;
+    /** How long a claimed delivery stays leased to one worker before another may take it. */
+    leaseMs: number;
+    pollMs: number;
+  };
+  rateLimits: {
+    perPayment: RateLimitConfig;
+    perClient: RateLimitConfig;
+  };
+  /** Express `trust proxy` setting, for the client address behind a reverse proxy. */
+  trustProxy: boolean | number | string;
+  /** Log lines (never keys). Defaults to stderr; pass () => {} to silence. */
+  log: (line: string) => void;
+}
+
+export const DEFAULT_RETRY_SCHEDULE_MS = [
+  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000,
+];
+
+export function defaultConfig(): GatewayConfig {
+  return {
+    port: 4000,
+    host: '127.0.0.1',
+    databasePath: './data/gateway.db',
+    databaseUrl: null,
+    rpcUrl: 'http://127.0.0.1:8899',
+    commitment: 'confirmed',
+    currencies: [],
+    defaultExpiresInSeconds: 900,
+    lateWatchMs: 24 * 3600_000,
+    watcher: { tickMs: 250, minCheckIntervalMs: 2_000, batchSize: 200, concurrency: 8, lateIntervalMs: 30_000 },
+    webhooks: {
+      retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS,
+      jitter: 0.1,
+      timeoutMs: 15_000,
+      leaseMs: 30_000,
+      pollMs: 200,
+    },
+    rateLimits: {
+      perPayment: { ratePerSecond: 10, burst: 30 },
+      perClient: { ratePerSecond: 100, burst: 300 },
+    },
+    trustProxy: false,
+    log: (line) => process.stderr.write(line + '\n'),
+  };
+}
+
+export class ConfigError extends Error {}
+
+/** Parses `USDC=<mint>,BONK=<mint>` (also accepts repeated flags joined by the caller). */
+export function parseCurrencies(value: string): CurrencyConfig[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const symbol = pair.slice(0, eq).trim();
+      const mint = pair.slice(eq + 1).trim();
+      if (eq <= 0 || !mint || !/^[A-Z0-9]{1,10}$/.test(symbol) || symbol === 'SOL') {
+        throw new ConfigError(`bad currency "${pair}": expected SYMBOL=MINT with an upper-case symbol other than SOL`);
+      }
+      return { symbol, mint };
+    });
+}
+
+export function parseCommitment(value: string): Commitment {
+  if (value !== 'confirmed' && value !== 'finalized') {
+    throw new ConfigError(`commitment must be "confirmed" or "finalized", got "${value}"`);
+  }
+  return value;
+}
+
+export function parsePort(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`bad port "${value}"`);
+  return n;
+}
+
+export interface StartFlags {
+  port?: string;
+  database?: string;
+  rpc?: string;
+  commitment?: string;
+  currency?: string[];
+  host?: string;
+}
+
+/** Flags win over the environment, which wins over defaults. */
+export function configFromFlagsAndEnv(flags: StartFlags, env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const config = defaultConfig();
+  const port = flags.port ?? env.PORT;
+  if (port !== undefined) config.port = parsePort(port);
+  const host = flags.host ?? env.HOST;
+  if (host) config.host = host;
+  const databaseUrl = env.DATABASE_URL;
+  if (flags.database) config.databasePath = flags.database;
+  else if (databaseUrl) {
+    if (/^postgres(ql)?:\/\//.test(databaseUrl)) config.databaseUrl = databaseUrl;
+    else config.databasePath = databaseUrl.replace(/^(sqlite|file):(\/\/)?/, '');
+  }
+  const rpc = flags.rpc ?? env.SOLANA_RPC_URL;
+  if (rpc) config.rpcUrl = rpc;
+  const commitment = flags.commitment ?? env.COMMITMENT;
+  if (commitment) config.commitment = parseCommitment(commitment);
+  const currencies = flags.currency?.length ? flags.currency.join(',') : env.CURRENCIES;
+  if (currencies) config.currencies = parseCurrencies(currencies);
+  return config;
+}
+
+/** Merges a partial config (programmatic use) over the defaults, nested sections included. */
+export function resolveConfig(partial: Partial<GatewayConfig>): GatewayConfig {
+  const base = defaultConfig();
+  return {
+    ...base,
+    ...partial,
+    watcher: { ...base.watcher, ...partial.watcher },
+    webhooks: { ...base.webhooks, ...partial.webhooks },
+    rateLimits: { ...base.rateLimits, ...partial.rateLimits },
+  };
+}

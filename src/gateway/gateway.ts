@@ -1,0 +1,96 @@
+/** Wiring: store + chain + service + HTTP app + watcher + webhook worker, started and stopped together. */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolveConfig, type GatewayConfig } from './config.js';
+import { createApp } from './http/app.js';
+import { TokenBucketLimiter } from './http/rate-limit.js';
+import type { ChainPort } from './payments/chain-port.js';
+import { PaymentService } from './payments/service.js';
+import { SolanaChain } from './payments/solana-chain.js';
+import { openStore } from './store/index.js';
+import type { Store } from './store/store.js';
+import { Watcher } from './watcher.js';
+import { WebhookWorker } from './webhooks/worker.js';
+
+export type GatewayOptions = Partial<Omit<GatewayConfig, 'watcher' | 'webhooks' | 'rateLimits'>> & {
+  rpcUrl: string;
+  databasePath: string;
+  port?: number;
+  watcher?: Partial<GatewayConfig['watcher']>;
+  webhooks?: Partial<GatewayConfig['webhooks']>;
+  rateLimits?: Partial<GatewayConfig['rateLimits']>;
+  /** Start the watcher and the webhook worker (default true). Benchmarks may turn them off. */
+  background?: boolean;
+};
+
+export interface RunningGateway {
+  url: string;
+  port: number;
+  config: GatewayConfig;
+  store: Store;
+  service: PaymentService;
+  chain: ChainPort;
+  watcher: Watcher;
+  webhooks: WebhookWorker;
+  close(): Promise<void>;
+}
+
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const { background = true, ...rest } = options;
+  const config = resolveConfig(rest as Partial<GatewayConfig>);
+  const store = await openStore(config);
+  const chain = new SolanaChain(config.rpcUrl, config.commitment);
+  const webhooks = new WebhookWorker(store, config);
+  const service = new PaymentService({ store, chain, config, onEvent: () => webhooks.kick() });
+  const watcher = new Watcher(store, service, config);
+  const app = createApp({
+    config,
+    store,
+    service,
+    chain,
+    limits: {
+      perPayment: new TokenBucketLimiter(config.rateLimits.perPayment),
+      perClient: new TokenBucketLimiter(config.rateLimits.perClient),
+    },
+    kickWebhooks: () => webhooks.kick(),
+  });
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, config.host, (error?: Error) => (error ? reject(error) : resolve(s)));
+    s.once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  if (background) {
+    watcher.start();
+    webhooks.start();
+  }
+  const purge = setInterval(() => void store.purgeIdempotency(new Date().toISOString()).catch(() => {}), 3600_000);
+  purge.unref();
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+    port,
+    config,
+    store,
+    service,
+    chain,
+    watcher,
+    webhooks,
+    close() {
+      closing ??= (async () => {
+        clearInterval(purge);
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await watcher.stop();
+        await webhooks.stop();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}

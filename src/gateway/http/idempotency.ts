@@ -1,0 +1,71 @@
+/**
+ * Idempotency-Key handling for POST /api/v1/payments (DESIGN §4): up to 255 printable characters,
+ * kept 24 h per merchant and mode. A replay returns the first response with Idempotent-Replayed: true;
+ * the same key with another body is 409; a key whose first request is still running is 409 too.
+ * Failed requests release the key, so the caller can fix the request and retry with it.
+ */
+import { createHash } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { Store } from '../store/store.js';
+import type { AuthContext } from './auth.js';
+import { ApiError } from './problem.js';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+
+export async function idempotent(
+  store: Store,
+  req: Request,
+  res: Response,
+  ctx: AuthContext,
+  run: () => Promise<{ status: number; body: unknown }>,
+): Promise<void> {
+  const key = req.get('idempotency-key');
+  if (key === undefined) {
+    const { status, body } = await run();
+    res.status(status).json(body);
+    return;
+  }
+  if (!KEY_SHAPE.test(key)) {
+    throw new ApiError(400, 'idempotency_key_invalid', 'Idempotency-Key must be 1 to 255 printable ASCII characters without spaces.');
+  }
+  const requestHash = createHash('sha256')
+    .update(`${req.method} ${req.path}\n${JSON.stringify(req.body ?? null)}`)
+    .digest('hex');
+  const merchantId = ctx.merchant.id;
+  const now = Date.now();
+  const existing = await store.getIdempotency(merchantId, ctx.livemode, key);
+  if (existing && Date.parse(existing.expires_at) > now) {
+    if (existing.request_hash !== requestHash) {
+      throw new ApiError(409, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.');
+    }
+    if (existing.status_code === null || existing.response_body === null) {
+      throw new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
+    }
+    res.status(existing.status_code).setHeader('Idempotent-Replayed', 'true').type('application/json').send(existing.response_body);
+    return;
+  }
+  const began = await store.beginIdempotency({
+    merchant_id: merchantId,
+    livemode: ctx.livemode ? 1 : 0,
+    key,
+    request_hash: requestHash,
+    status_code: null,
+    response_body: null,
+    created_at: new Date(now).toISOString(),
+    expires_at: new Date(now + IDEMPOTENCY_TTL_MS).toISOString(),
+  });
+  if (!began) {
+    throw new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
+  }
+  let result: { status: number; body: unknown };
+  try {
+    result = await run();
+  } catch (error) {
+    await store.deleteIdempotency(merchantId, ctx.livemode, key);
+    throw error;
+  }
+  const json = JSON.stringify(result.body);
+  await store.completeIdempotency(merchantId, ctx.livemode, key, result.status, json);
+  res.status(result.status).type('application/json').send(json);
+}

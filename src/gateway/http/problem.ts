@@ -1,0 +1,76 @@
+/**
+ * RFC 9457 problem details. Every error leaves the API as application/problem+json with a stable
+ * snake_case `code` (listed in docs/api.md). Unexpected errors become a bare 500 `internal_error`:
+ * never a stack trace, never the message of an internal exception.
+ */
+import type { ErrorRequestHandler, Response } from 'express';
+import { CoreError } from '../../core/errors.js';
+
+export const PROBLEM_TYPE_BASE = 'https://docs.svc-checkout.dev/errors/';
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly param?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+  }
+}
+
+export function sendProblem(res: Response, status: number, code: string, detail: string, param?: string): void {
+  const requestId = String(res.getHeader('x-request-id') ?? '');
+  const body: Record<string, unknown> = {
+    type: PROBLEM_TYPE_BASE + code,
+    title: TITLES[status] ?? 'Error',
+    status,
+    detail,
+    code,
+  };
+  if (param !== undefined) body.param = param;
+  body.requestId = requestId;
+  res.status(status).type('application/problem+json').send(JSON.stringify(body));
+}
+
+/** Maps body-parser errors, core validation errors and ApiErrors; everything else is a 500. */
+export function problemHandler(log: (line: string) => void): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    if (res.headersSent) return;
+    if (err instanceof ApiError) {
+      for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+      sendProblem(res, err.status, err.code, err.detail, err.param);
+      return;
+    }
+    if (err instanceof CoreError) {
+      sendProblem(res, 400, err.code, err.message, err.param);
+      return;
+    }
+    const type = (err as { type?: unknown })?.type;
+    if (type === 'entity.too.large') return sendProblem(res, 413, 'body_too_large', 'The request body is larger than 16 KiB.');
+    if (type === 'entity.parse.failed') return sendProblem(res, 400, 'invalid_json', 'The request body is not valid JSON.');
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+      return sendProblem(res, 415, 'unsupported_media_type', 'The request body must be UTF-8 JSON.');
+    }
+    if (type === 'request.aborted') return;
+    log(`[gateway] ${res.getHeader('x-request-id')} ${req.method} ${req.path} internal error: ${(err as Error)?.stack ?? String(err)}`);
+    sendProblem(res, 500, 'internal_error', 'Something went wrong on our side. Retry later; quote the request id if it persists.');
+  };
+}

@@ -1,0 +1,16 @@
+import type { GatewayConfig } from '../../config.js';
+import type { PaymentService } from '../../payments/service.js';
+import type { Store } from '../../store/store.js';
+import type { ChainPort } from '../../payments/chain-port.js';
+import type { RateLimiter } from '../rate-limit.js';
+
+/** What every router gets. */
+export interface AppContext {
+  config: GatewayConfig;
+  store: Store;
+  service: PaymentService;
+  chain: ChainPort;
+  limits: { perPayment: RateLimiter; perClient: RateLimiter };
+  /** Wakes the webhook worker (after a redelivery is queued). */
+  kickWebhooks: () => void;
+}

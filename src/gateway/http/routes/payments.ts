@@ -1,0 +1,59 @@
+/** /api/v1/payments: create, read, list, cancel, merchant verify. */
+import { Router, type Response } from 'express';
+import type { ListPage, Payment } from '../../../core/payment.js';
+import { isId } from '../../ids.js';
+import { toPayment } from '../../payments/view.js';
+import type { PaymentRow } from '../../store/store.js';
+import { auth, authenticate } from '../auth.js';
+import { idempotent } from '../idempotency.js';
+import { ApiError } from '../problem.js';
+import { pageQuery, paymentFilters } from '../queries.js';
+import type { AppContext } from './context.js';
+
+export function paymentsRouter(ctx: AppContext): Router {
+  const router = Router();
+  const secretOnly = authenticate(ctx.store, { allowPublishable: false });
+
+  /** The payment if it belongs to the caller's merchant and mode; 404 otherwise (never 403: ids do not leak). */
+  async function ownPayment(res: Response, id: string | undefined): Promise<PaymentRow> {
+    const a = auth(res);
+    const row = isId('pay', id) ? await ctx.store.getPayment(id) : undefined;
+    if (!row || row.merchant_id !== a.merchant.id || row.livemode !== (a.livemode ? 1 : 0)) {
+      throw new ApiError(404, 'payment_not_found', `No payment ${JSON.stringify(String(id ?? '').slice(0, 64))} for this key.`, 'id');
+    }
+    return row;
+  }
+
+  router.post('/payments', authenticate(ctx.store, { allowPublishable: true }), async (req, res) => {
+    const a = auth(res);
+    await idempotent(ctx.store, req, res, a, async () => ({
+      status: 201,
+      body: await ctx.service.create(a.merchant, a.livemode, req.body),
+    }));
+  });
+
+  router.get('/payments', secretOnly, async (req, res) => {
+    const a = auth(res);
+    const page = pageQuery(req, 'pay');
+    const rows = await ctx.store.listPayments(a.merchant.id, a.livemode, { ...paymentFilters(req), ...page, limit: page.limit + 1 });
+    const body: ListPage<Payment> = { object: 'list', data: rows.slice(0, page.limit).map(toPayment), hasMore: rows.length > page.limit };
+    res.json(body);
+  });
+
+  router.get('/payments/:id', secretOnly, async (req, res) => {
+    res.json(toPayment(await ownPayment(res, String(req.params.id))));
+  });
+
+  router.post('/payments/:id/cancel', secretOnly, async (req, res) => {
+    const row = await ownPayment(res, String(req.params.id));
+    res.json(toPayment(await ctx.service.cancel(row)));
+  });
+
+  router.post('/payments/:id/verify', secretOnly, async (req, res) => {
+    const row = await ownPayment(res, String(req.params.id));
+    const fresh = (await ctx.service.check(row.id)) ?? row;
+    res.json(toPayment(fresh));
+  });
+
+  return router;
+}

@@ -1,0 +1,121 @@
+/**
+ * /api/public: what a browser or a wallet may call, authorised by the payment token only.
+ * Any origin (CORS, no credentials); rate limited per client address and per payment.
+ */
+import { Router, type Request, type RequestHandler } from 'express';
+import { PAYMENT_TOKEN_HEADER } from '../../../core/payment.js';
+import { TransferError } from '../../chain/index.js';
+import { isId } from '../../ids.js';
+import { hashCredential } from '../../keys.js';
+import { isWalletAddress } from '../../merchants.js';
+import { toPublicPayment } from '../../payments/view.js';
+import type { MerchantRow, PaymentRow } from '../../store/store.js';
+import { ApiError } from '../problem.js';
+import type { AppContext } from './context.js';
+
+const TOKEN_SHAPE = /^svc_pt_[0-9A-Za-z]{43}$/;
+
+export const publicCors: RequestHandler = (req, res, next) => {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Expose-Headers', 'x-request-id, retry-after');
+  if (req.method === 'OPTIONS') {
+    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', `content-type, ${PAYMENT_TOKEN_HEADER}`);
+    res.setHeader('Access-Control-Max-Age', '600');
+    res.status(204).end();
+    return;
+  }
+  next();
+};
+
+export function publicRouter(ctx: AppContext): Router {
+  const router = Router();
+  const merchants = new Map<string, { row: MerchantRow; until: number }>();
+
+  async function merchantOf(id: string): Promise<MerchantRow> {
+    const hit = merchants.get(id);
+    if (hit && hit.until > Date.now()) return hit.row;
+    const row = await ctx.store.getMerchant(id);
+    if (!row) throw new ApiError(404, 'payment_not_found', 'No such payment.');
+    if (merchants.size > 10_000) merchants.clear();
+    merchants.set(id, { row, until: Date.now() + 30_000 });
+    return row;
+  }
+
+  function limit(req: Request, paymentId: string): void {
+    for (const [limiter, key] of [
+      [ctx.limits.perClient, `ip:${req.ip}`],
+      [ctx.limits.perPayment, `pay:${paymentId}`],
+    ] as const) {
+      const d = limiter.take(key);
+      if (!d.allowed) {
+        throw new ApiError(429, 'rate_limited', `Too many requests. Retry after ${d.retryAfterSeconds} s.`, undefined, {
+          'Retry-After': String(d.retryAfterSeconds),
+        });
+      }
+    }
+  }
+
+  /** The payment the token opens, which must be the one in the path. Same answer for every failure. */
+  async function paymentFor(id: string | undefined, token: string | undefined): Promise<PaymentRow> {
+    if (!token) {
+      throw new ApiError(401, 'payment_token_missing', `Send the payment token in the ${PAYMENT_TOKEN_HEADER} header.`);
+    }
+    const row = TOKEN_SHAPE.test(token) && isId('pay', id) ? await ctx.store.getPaymentByToken(hashCredential(token)) : undefined;
+    if (!row || row.id !== id) throw new ApiError(401, 'payment_token_invalid', 'This payment token does not open this payment.');
+    return row;
+  }
+
+  router.post('/payments/:id/verify', async (req, res) => {
+    limit(req, String(req.params.id).slice(0, 40));
+    let row = await paymentFor(req.params.id, req.get(PAYMENT_TOKEN_HEADER));
+    if (row.status !== 'confirmed') row = (await ctx.service.check(row.id)) ?? row;
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(toPublicPayment(row, await merchantOf(row.merchant_id)));
+  });
+
+  function queryToken(req: Request): string | undefined {
+    const t = (req.query as Record<string, unknown>).token;
+    return typeof t === 'string' ? t : undefined;
+  }
+
+  // Solana Pay transaction request (https://docs.solanapay.com/spec#specification-transaction-request).
+  router.get('/payments/:id/transaction', async (req, res) => {
+    limit(req, String(req.params.id).slice(0, 40));
+    const row = await paymentFor(req.params.id, queryToken(req));
+    const merchant = await merchantOf(row.merchant_id);
+    const body: { label: string; icon?: string } = { label: merchant.name };
+    if (merchant.logo_url) body.icon = merchant.logo_url;
+    res.json(body);
+  });
+
+  router.post('/payments/:id/transaction', async (req, res) => {
+    limit(req, String(req.params.id).slice(0, 40));
+    const row = await paymentFor(req.params.id, queryToken(req));
+    const account = (req.body as { account?: unknown } | undefined)?.account;
+    if (typeof account !== 'string' || !isWalletAddress(account)) {
+      throw new ApiError(400, 'account_invalid', 'account must be the base58 address of the paying wallet.', 'account');
+    }
+    if (row.status !== 'pending') {
+      throw new ApiError(409, 'payment_not_payable', `This payment is ${row.status}; it can no longer be paid.`);
+    }
+    if (Date.now() >= Date.parse(row.expires_at)) {
+      throw new ApiError(409, 'payment_not_payable', 'This payment has expired; it can no longer be paid.');
+    }
+    let built: { transaction: string; message?: string };
+    try {
+      built = await ctx.chain.buildTransactionRequest(
+        { recipient: row.recipient, amount: BigInt(row.amount_base), mint: row.mint, reference: row.reference, memo: row.memo, label: row.label, message: row.message },
+        account,
+      );
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      if (error instanceof TransferError) throw new ApiError(400, error.code, error.message, 'account');
+      ctx.config.log(`[gateway] transaction request for ${row.id} failed: ${(error as Error)?.message ?? String(error)}`);
+      throw new ApiError(503, 'rpc_unavailable', 'The transaction could not be built right now. Retry shortly.');
+    }
+    res.json({ transaction: built.transaction, message: built.message ?? row.message ?? row.label ?? undefined });
+  });
+
+  return router;
+}

@@ -1,0 +1,441 @@
+/**
+ * The Store over Kysely. Queries stay within what SQLite and PostgreSQL share (no RETURNING-only
+ * tricks, no SQLite functions), so a PostgreSQL engine needs only another dialect and its own
+ * unique-violation test.
+ */
+import { Migrator, type Kysely, type Transaction } from 'kysely';
+import type { Database } from './schema.js';
+import { CodeMigrationProvider } from './migrations.js';
+import { newOutboxId } from '../ids.js';
+import type {
+  ApiKeyRow,
+  ClaimedDelivery,
+  EventRow,
+  IdempotencyRow,
+  MerchantRow,
+  NewEvent,
+  OutboxRow,
+  PageQuery,
+  PaymentFilter,
+  PaymentRow,
+  Store,
+  TransitionInput,
+  TransitionResult,
+} from './store.js';
+
+export class KyselyStore implements Store {
+  constructor(
+    protected readonly db: Kysely<Database>,
+    private readonly isUniqueViolation: (error: unknown) => boolean,
+  ) {}
+
+  async migrate(): Promise<void> {
+    const migrator = new Migrator({ db: this.db, provider: new CodeMigrationProvider() });
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((r) => r.status === 'Error');
+    if (error || failed) {
+      throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+
+  // ---- merchants and credentials
+
+  async insertMerchant(merchant: MerchantRow, keys: ApiKeyRow[], webhookSecret: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('merchants').values(merchant).execute();
+      if (keys.length) await trx.insertInto('api_keys').values(keys).execute();
+      await trx
+        .insertInto('webhook_secrets')
+        .values({ merchant_id: merchant.id, secret: webhookSecret, expires_at: null, created_at: merchant.created_at })
+        .execute();
+    });
+  }
+
+  getMerchant(id: string): Promise<MerchantRow | undefined> {
+    return this.db.selectFrom('merchants').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  listMerchants(): Promise<MerchantRow[]> {
+    return this.db.selectFrom('merchants').selectAll().orderBy('id').execute();
+  }
+
+  async findApiKey(hash: string): Promise<{ key: ApiKeyRow; merchant: MerchantRow } | undefined> {
+    const key = await this.db.selectFrom('api_keys').selectAll().where('hash', '=', hash).executeTakeFirst();
+    if (!key) return undefined;
+    const merchant = await this.getMerchant(key.merchant_id);
+    return merchant ? { key, merchant } : undefined;
+  }
+
+  listApiKeys(merchantId: string): Promise<ApiKeyRow[]> {
+    return this.db.selectFrom('api_keys').selectAll().where('merchant_id', '=', merchantId).orderBy('created_at').execute();
+  }
+
+  async replaceApiKey(key: ApiKeyRow, revokedAt: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('api_keys')
+        .set({ revoked_at: revokedAt })
+        .where('merchant_id', '=', key.merchant_id)
+        .where('kind', '=', key.kind)
+        .where('mode', '=', key.mode)
+        .where('revoked_at', 'is', null)
+        .execute();
+      await trx.insertInto('api_keys').values(key).execute();
+    });
+  }
+
+  async rotateWebhookSecret(merchantId: string, secret: string, now: string, previousExpiresAt: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('webhook_secrets')
+        .set({ expires_at: previousExpiresAt })
+        .where('merchant_id', '=', merchantId)
+        .where('expires_at', 'is', null)
+        .execute();
+      await trx.insertInto('webhook_secrets').values({ merchant_id: merchantId, secret, expires_at: null, created_at: now }).execute();
+    });
+  }
+
+  async webhookSecrets(merchantId: string, now: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('webhook_secrets')
+      .select(['secret', 'expires_at'])
+      .where('merchant_id', '=', merchantId)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.sort((a, b) => Number(a.expires_at !== null) - Number(b.expires_at !== null)).map((r) => r.secret);
+  }
+
+  async setWebhook(merchantId: string, url: string | null, disabled: boolean): Promise<void> {
+    await this.db
+      .updateTable('merchants')
+      .set({ webhook_url: url, webhook_disabled: disabled ? 1 : 0 })
+      .where('id', '=', merchantId)
+      .execute();
+  }
+
+  // ---- payments
+
+  async insertPayment(payment: PaymentRow, tokenHash: string, event: NewEvent): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('payments').values(payment).execute();
+      await trx.insertInto('payment_tokens').values({ hash: tokenHash, payment_id: payment.id, created_at: payment.created_at }).execute();
+      await this.writeEvent(trx, payment, event);
+    });
+  }
+
+  getPayment(id: string): Promise<PaymentRow | undefined> {
+    return this.db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async getPaymentByToken(tokenHash: string): Promise<PaymentRow | undefined> {
+    return this.db
+      .selectFrom('payment_tokens')
+      .innerJoin('payments', 'payments.id', 'payment_tokens.payment_id')
+      .selectAll('payments')
+      .where('payment_tokens.hash', '=', tokenHash)
+      .executeTakeFirst();
+  }
+
+  listPayments(merchantId: string, livemode: boolean, filter: PaymentFilter): Promise<PaymentRow[]> {
+    let q = this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('livemode', '=', livemode ? 1 : 0);
+    if (filter.startingAfter) q = q.where('id', '<', filter.startingAfter);
+    if (filter.status) q = q.where('status', '=', filter.status);
+    if (filter.orderId !== undefined) q = q.where('order_id', '=', filter.orderId);
+    return q.orderBy('id', 'desc').limit(filter.limit).execute();
+  }
+
+  async transition(input: TransitionInput): Promise<TransitionResult> {
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const now = input.event?.createdAt ?? new Date().toISOString();
+        if (input.underpayment) {
+          const seen = await trx
+            .selectFrom('underpayments')
+            .select('signature')
+            .where('payment_id', '=', input.paymentId)
+            .where('signature', '=', input.underpayment.signature)
+            .executeTakeFirst();
+          if (seen) return 'duplicate';
+          await trx
+            .insertInto('underpayments')
+            .values({
+              payment_id: input.paymentId,
+              signature: input.underpayment.signature,
+              amount_base: input.underpayment.amountBase,
+              created_at: now,
+            })
+            .execute();
+        }
+        if (input.settleSignature) {
+          const taken = await trx
+            .selectFrom('settlements')
+            .select('payment_id')
+            .where('signature', '=', input.settleSignature)
+            .executeTakeFirst();
+          if (taken) throw new SignatureTaken();
+          // The primary key still guards against a concurrent writer on another instance.
+          await trx
+            .insertInto('settlements')
+            .values({ signature: input.settleSignature, payment_id: input.paymentId, created_at: now })
+            .execute();
+        }
+        const updated = await trx
+          .updateTable('payments')
+          .set({ ...input.patch, sequence: input.expectedSequence + 1 })
+          .where('id', '=', input.paymentId)
+          .where('sequence', '=', input.expectedSequence)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) !== 1) throw new StaleWrite();
+        if (input.event) {
+          const payment = await trx.selectFrom('payments').selectAll().where('id', '=', input.paymentId).executeTakeFirstOrThrow();
+          await this.writeEvent(trx, payment, input.event);
+        }
+        return 'ok' as const;
+      });
+    } catch (error) {
+      if (error instanceof StaleWrite) return 'stale';
+      if (error instanceof SignatureTaken) return 'signature_taken';
+      if (this.isUniqueViolation(error)) return input.settleSignature ? 'signature_taken' : 'stale';
+      throw error;
+    }
+  }
+
+  private async writeEvent(trx: Transaction<Database>, payment: PaymentRow, event: NewEvent): Promise<void> {
+    await trx
+      .insertInto('events')
+      .values({
+        id: event.id,
+        merchant_id: payment.merchant_id,
+        livemode: payment.livemode,
+        type: event.type,
+        payment_id: payment.id,
+        body: event.body,
+        created_at: event.createdAt,
+      })
+      .execute();
+    const merchant = await trx
+      .selectFrom('merchants')
+      .select(['webhook_url', 'webhook_disabled'])
+      .where('id', '=', payment.merchant_id)
+      .executeTakeFirst();
+    if (merchant?.webhook_url && !merchant.webhook_disabled) {
+      await trx.insertInto('webhook_outbox').values(newOutboxRow(event.id, payment.merchant_id, event.createdAt)).execute();
+    }
+  }
+
+  async scheduleCheck(paymentId: string, nextCheckAt: string | null, checks: number): Promise<void> {
+    await this.db.updateTable('payments').set({ next_check_at: nextCheckAt, checks }).where('id', '=', paymentId).execute();
+  }
+
+  dueForCheck(now: string, limit: number): Promise<PaymentRow[]> {
+    return this.db
+      .selectFrom('payments')
+      .selectAll()
+      .where('next_check_at', 'is not', null)
+      .where('next_check_at', '<=', now)
+      .orderBy('next_check_at')
+      .limit(limit)
+      .execute();
+  }
+
+  async countDueForCheck(): Promise<number> {
+    const row = await this.db
+      .selectFrom('payments')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('next_check_at', 'is not', null)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  // ---- idempotency
+
+  getIdempotency(merchantId: string, livemode: boolean, key: string): Promise<IdempotencyRow | undefined> {
+    return this.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('livemode', '=', livemode ? 1 : 0)
+      .where('key', '=', key)
+      .executeTakeFirst();
+  }
+
+  async beginIdempotency(row: IdempotencyRow): Promise<boolean> {
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        // An expired record of the same key no longer counts.
+        await trx
+          .deleteFrom('idempotency_keys')
+          .where('merchant_id', '=', row.merchant_id)
+          .where('livemode', '=', row.livemode)
+          .where('key', '=', row.key)
+          .where('expires_at', '<=', row.created_at)
+          .execute();
+        await trx.insertInto('idempotency_keys').values(row).execute();
+      });
+      return true;
+    } catch (error) {
+      if (this.isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  async completeIdempotency(merchantId: string, livemode: boolean, key: string, statusCode: number, body: string): Promise<void> {
+    await this.db
+      .updateTable('idempotency_keys')
+      .set({ status_code: statusCode, response_body: body })
+      .where('merchant_id', '=', merchantId)
+      .where('livemode', '=', livemode ? 1 : 0)
+      .where('key', '=', key)
+      .execute();
+  }
+
+  async deleteIdempotency(merchantId: string, livemode: boolean, key: string): Promise<void> {
+    await this.db
+      .deleteFrom('idempotency_keys')
+      .where('merchant_id', '=', merchantId)
+      .where('livemode', '=', livemode ? 1 : 0)
+      .where('key', '=', key)
+      .execute();
+  }
+
+  async purgeIdempotency(now: string): Promise<number> {
+    const r = await this.db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  // ---- events and webhooks
+
+  getEvent(id: string): Promise<EventRow | undefined> {
+    return this.db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  listEvents(merchantId: string, livemode: boolean, page: PageQuery): Promise<EventRow[]> {
+    let q = this.db
+      .selectFrom('events')
+      .selectAll()
+      .where('merchant_id', '=', merchantId)
+      .where('livemode', '=', livemode ? 1 : 0);
+    if (page.startingAfter) q = q.where('id', '<', page.startingAfter);
+    return q.orderBy('id', 'desc').limit(page.limit).execute();
+  }
+
+  async enqueueDelivery(eventId: string, now: string): Promise<boolean> {
+    const event = await this.getEvent(eventId);
+    if (!event) return false;
+    const merchant = await this.getMerchant(event.merchant_id);
+    if (!merchant?.webhook_url) return false;
+    await this.db.insertInto('webhook_outbox').values(newOutboxRow(eventId, event.merchant_id, now)).execute();
+    return true;
+  }
+
+  async claimDeliveries(now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {
+    const candidates = await this.db
+      .selectFrom('webhook_outbox')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+      .orderBy('next_attempt_at')
+      .limit(limit)
+      .execute();
+    const claimed: ClaimedDelivery[] = [];
+    for (const { id } of candidates) {
+      // Conditional update = the claim. Whoever changes the row first owns it until leaseUntil.
+      const r = await this.db
+        .updateTable('webhook_outbox')
+        .set({ lease_until: leaseUntil })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) continue;
+      const row = await this.db
+        .selectFrom('webhook_outbox')
+        .innerJoin('events', 'events.id', 'webhook_outbox.event_id')
+        .innerJoin('merchants', 'merchants.id', 'webhook_outbox.merchant_id')
+        .selectAll('webhook_outbox')
+        .select(['events.body as event_body', 'merchants.webhook_url', 'merchants.webhook_disabled'])
+        .where('webhook_outbox.id', '=', id)
+        .executeTakeFirst();
+      if (!row) continue;
+      const { event_body, webhook_url, webhook_disabled, ...outbox } = row;
+      claimed.push({ outbox, eventBody: event_body, webhookUrl: webhook_url, webhookDisabled: webhook_disabled === 1 });
+    }
+    return claimed;
+  }
+
+  async finishDelivery(
+    id: string,
+    result: Parameters<Store['finishDelivery']>[1],
+  ): Promise<void> {
+    const q = this.db.updateTable('webhook_outbox').where('id', '=', id);
+    const current = await this.db.selectFrom('webhook_outbox').select('attempts').where('id', '=', id).executeTakeFirst();
+    const n = (current?.attempts ?? 0) + 1;
+    switch (result.kind) {
+      case 'delivered':
+        await q.set({ status: 'delivered', attempts: n, last_status: result.status, last_error: null, delivered_at: result.at, lease_until: null }).execute();
+        return;
+      case 'retry':
+        await q
+          .set({ attempts: n, last_status: result.status, last_error: result.error, next_attempt_at: result.nextAttemptAt, lease_until: null })
+          .execute();
+        return;
+      case 'failed':
+        await q.set({ status: 'failed', attempts: n, last_status: result.status, last_error: result.error, lease_until: null }).execute();
+        return;
+      case 'disabled':
+        await this.db.transaction().execute(async (trx) => {
+          await trx
+            .updateTable('webhook_outbox')
+            .set({ status: 'disabled', attempts: n, last_status: result.status, last_error: 'endpoint answered 410 Gone', lease_until: null })
+            .where('id', '=', id)
+            .execute();
+          const row = await trx.selectFrom('webhook_outbox').select('merchant_id').where('id', '=', id).executeTakeFirst();
+          if (row) {
+            await trx.updateTable('merchants').set({ webhook_disabled: 1 }).where('id', '=', row.merchant_id).execute();
+            // Nothing else goes to a disabled endpoint.
+            await trx
+              .updateTable('webhook_outbox')
+              .set({ status: 'disabled', lease_until: null })
+              .where('merchant_id', '=', row.merchant_id)
+              .where('status', '=', 'pending')
+              .execute();
+          }
+        });
+        return;
+    }
+  }
+
+  listDeliveries(eventId: string): Promise<OutboxRow[]> {
+    return this.db.selectFrom('webhook_outbox').selectAll().where('event_id', '=', eventId).orderBy('id').execute();
+  }
+}
+
+class StaleWrite extends Error {}
+class SignatureTaken extends Error {}
+
+function newOutboxRow(eventId: string, merchantId: string, now: string): OutboxRow {
+  return {
+    id: newOutboxId(),
+    event_id: eventId,
+    merchant_id: merchantId,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    lease_until: null,
+    last_status: null,
+    last_error: null,
+    delivered_at: null,
+    created_at: now,
+  };
+}

@@ -1,0 +1,26 @@
+/** The SQLite engine: one file, WAL journal, Kysely over better-sqlite3. */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { Database } from './schema.js';
+import { KyselyStore } from './kysely-store.js';
+
+function isSqliteUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+export async function openSqliteStore(path: string): Promise<KyselyStore> {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const database = new BetterSqlite3(path);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('foreign_keys = ON');
+  // Another process (the CLI creating a merchant) may hold the write lock briefly.
+  database.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const store = new KyselyStore(db, isSqliteUniqueViolation);
+  await store.migrate();
+  return store;
+}

@@ -1,0 +1,114 @@
+/**
+ * The one storage interface the gateway uses. SQLite implements it today (sqlite.ts); PostgreSQL
+ * can implement it with the same Kysely queries (kysely-store.ts) and its own dialect.
+ * Every state change of a payment goes through `transition`, which writes the payment, its event
+ * and the webhook outbox row in one database transaction.
+ */
+import type {
+  ApiKeysTable,
+  EventsTable,
+  IdempotencyTable,
+  MerchantsTable,
+  PaymentsTable,
+  WebhookOutboxTable,
+} from './schema.js';
+
+export type MerchantRow = MerchantsTable;
+export type ApiKeyRow = ApiKeysTable;
+export type PaymentRow = PaymentsTable;
+export type EventRow = EventsTable;
+export type OutboxRow = WebhookOutboxTable;
+export type IdempotencyRow = IdempotencyTable;
+
+export interface NewEvent {
+  id: string;
+  type: string;
+  body: string;
+  createdAt: string;
+}
+
+export interface PageQuery {
+  limit: number;
+  startingAfter?: string;
+}
+
+export interface PaymentFilter extends PageQuery {
+  status?: PaymentRow['status'];
+  orderId?: string;
+}
+
+export interface TransitionInput {
+  paymentId: string;
+  /** The sequence the caller read; the update happens only if nobody changed the payment since. */
+  expectedSequence: number;
+  patch: Partial<Omit<PaymentRow, 'id' | 'merchant_id' | 'sequence'>>;
+  /** Claims this signature for the payment (fails with 'signature_taken' when another payment has it). */
+  settleSignature?: string;
+  /** Records a short transfer; when already recorded the whole transition is skipped ('duplicate'). */
+  underpayment?: { signature: string; amountBase: string };
+  /** Event written with the change (its body must carry the new sequence); an outbox row follows if the merchant has a webhook. */
+  event?: NewEvent;
+}
+
+export type TransitionResult = 'ok' | 'stale' | 'signature_taken' | 'duplicate';
+
+export interface ClaimedDelivery {
+  outbox: OutboxRow;
+  eventBody: string;
+  webhookUrl: string | null;
+  webhookDisabled: boolean;
+}
+
+export interface Store {
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+
+  // merchants and credentials
+  insertMerchant(merchant: MerchantRow, keys: ApiKeyRow[], webhookSecret: string): Promise<void>;
+  getMerchant(id: string): Promise<MerchantRow | undefined>;
+  listMerchants(): Promise<MerchantRow[]>;
+  findApiKey(hash: string): Promise<{ key: ApiKeyRow; merchant: MerchantRow } | undefined>;
+  listApiKeys(merchantId: string): Promise<ApiKeyRow[]>;
+  /** Revokes every active key of this kind and mode and stores the new one, atomically. */
+  replaceApiKey(key: ApiKeyRow, revokedAt: string): Promise<void>;
+  /** Makes `secret` current; the previous current secret keeps signing until `previousExpiresAt`. */
+  rotateWebhookSecret(merchantId: string, secret: string, now: string, previousExpiresAt: string): Promise<void>;
+  /** Secrets that sign at `now`: current first, then rotated ones not yet expired. */
+  webhookSecrets(merchantId: string, now: string): Promise<string[]>;
+  setWebhook(merchantId: string, url: string | null, disabled: boolean): Promise<void>;
+
+  // payments
+  insertPayment(payment: PaymentRow, tokenHash: string, event: NewEvent): Promise<void>;
+  getPayment(id: string): Promise<PaymentRow | undefined>;
+  getPaymentByToken(tokenHash: string): Promise<PaymentRow | undefined>;
+  listPayments(merchantId: string, livemode: boolean, filter: PaymentFilter): Promise<PaymentRow[]>;
+  transition(input: TransitionInput): Promise<TransitionResult>;
+  scheduleCheck(paymentId: string, nextCheckAt: string | null, checks: number): Promise<void>;
+  /** Payments whose next check is due, oldest due first. */
+  dueForCheck(now: string, limit: number): Promise<PaymentRow[]>;
+  countDueForCheck(): Promise<number>;
+
+  // idempotency
+  getIdempotency(merchantId: string, livemode: boolean, key: string): Promise<IdempotencyRow | undefined>;
+  /** Inserts an in-progress record; false when the key is already taken. */
+  beginIdempotency(row: IdempotencyRow): Promise<boolean>;
+  completeIdempotency(merchantId: string, livemode: boolean, key: string, statusCode: number, body: string): Promise<void>;
+  deleteIdempotency(merchantId: string, livemode: boolean, key: string): Promise<void>;
+  purgeIdempotency(now: string): Promise<number>;
+
+  // events and webhooks
+  getEvent(id: string): Promise<EventRow | undefined>;
+  listEvents(merchantId: string, livemode: boolean, page: PageQuery): Promise<EventRow[]>;
+  /** Queues a new delivery of an existing event; false when the merchant has no webhook URL. */
+  enqueueDelivery(eventId: string, now: string): Promise<boolean>;
+  claimDeliveries(now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]>;
+  finishDelivery(
+    id: string,
+    result:
+      | { kind: 'delivered'; status: number; at: string }
+      | { kind: 'retry'; status: number | null; error: string; nextAttemptAt: string }
+      | { kind: 'failed'; status: number | null; error: string }
+      | { kind: 'disabled'; status: number },
+  ): Promise<void>;
+  listDeliveries(eventId: string): Promise<OutboxRow[]>;
+}

@@ -1,0 +1,65 @@
+/**
+ * The watcher: every tick it asks the store for payments whose next check is due and checks them
+ * through the service (which coalesces with browser and merchant verifies and reschedules each
+ * payment with back-off as it ages). Expiry and the late watch happen inside those checks.
+ */
+import type { GatewayConfig } from './config.js';
+import type { PaymentService } from './payments/service.js';
+import type { Store } from './store/store.js';
+
+export class Watcher {
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private stopped = false;
+  private idle: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: Store,
+    private readonly service: PaymentService,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.idle;
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.idle = this.tick().finally(() => this.schedule(this.config.watcher.tickMs));
+    }, ms);
+    this.timer.unref?.();
+  }
+
+  /** One pass over the due payments, `concurrency` checks at a time. */
+  async tick(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      const due = await this.store.dueForCheck(new Date().toISOString(), this.config.watcher.batchSize);
+      let i = 0;
+      const worker = async () => {
+        while (i < due.length && !this.stopped) {
+          const row = due[i++]!;
+          try {
+            await this.service.check(row.id);
+          } catch (error) {
+            this.config.log(`[gateway] watcher: check of ${row.id} failed: ${(error as Error)?.message ?? String(error)}`);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(this.config.watcher.concurrency, due.length) }, worker));
+    } catch (error) {
+      this.config.log(`[gateway] watcher tick failed: ${(error as Error)?.message ?? String(error)}`);
+    } finally {
+      this.running = false;
+    }
+  }
+}
