@@ -1,0 +1,559 @@
+/**
+ * The local chain: litesvm executes real signed transactions; this class adds what a
+ * validator and its RPC node keep and litesvm does not: advancing slots with their own
+ * blockhashes, commitment levels, balances and token balances recorded around every
+ * transaction, full transaction records, and a signature index per account key.
+ *
+ * Commitment model: the slot advances every `slotMs`. A transaction executes in the
+ * current slot and is `confirmed` at once (there is no separate `processed` stage);
+ * it is `finalized` once the current slot is `finalizationDepth` slots past it.
+ */
+import { createPublicKey, verify } from 'node:crypto';
+import {
+  AddressLookupTableAccount,
+  PublicKey,
+  VersionedTransaction,
+  type AccountInfo,
+} from '@solana/web3.js';
+import { LiteSVM, FailedTransactionMetadata, type TransactionMetadata } from 'litesvm';
+import {
+  ACCOUNT_SIZE,
+  AccountLayout,
+  AccountState,
+  MINT_SIZE,
+  MintLayout,
+  TOKEN_2022_PROGRAM_ID,
+  TOKEN_PROGRAM_ID,
+  getAssociatedTokenAddressSync,
+} from '@solana/spl-token';
+import { describeTransactionError, namedError, type DescribedError, type TransactionErrorJson } from './tx-error.js';
+import { decodeMint, decodeTokenAccount, uiTokenAmount, type UiTokenAmount } from './token-state.js';
+import { encodeBase58 } from '../core/base58.js';
+import { faucetKeypair, usdcMintAuthority, usdcMintKeypair, LOCALNET_USDC_DECIMALS } from './dev-keys.js';
+
+export type Commitment = 'processed' | 'confirmed' | 'finalized';
+
+/** Blockhashes stay valid for this many slots, as on mainnet (MAX_PROCESSING_AGE). */
+export const BLOCKHASH_VALIDITY_SLOTS = 150;
+/** Without searchTransactionHistory a node only looks in its recent status cache. */
+export const STATUS_CACHE_SLOTS = 300;
+const MEMO_V2 = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
+const MEMO_V1 = 'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo';
+const ATA_PROGRAM = 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL';
+const MEMO_PROGRAMS = new Set([MEMO_V2, MEMO_V1]);
+const MAX_SLOT_HASHES = 512;
+const FAUCET_LAMPORTS = 500_000_000n * 1_000_000_000n;
+const LAMPORTS_PER_SIGNATURE = 5000n;
+
+export interface TokenBalance {
+  accountIndex: number;
+  mint: string;
+  owner: string;
+  programId: string;
+  uiTokenAmount: UiTokenAmount;
+}
+
+export interface CompiledInner {
+  programIdIndex: number;
+  accounts: number[];
+  data: Uint8Array;
+  stackHeight: number;
+}
+
+export interface TxRecord {
+  signature: string;
+  slot: number;
+  blockTime: number;
+  transaction: VersionedTransaction;
+  /** Static keys, then lookup-table writable, then lookup-table readonly (the runtime's order). */
+  accountKeys: PublicKey[];
+  loadedAddresses: { writable: PublicKey[]; readonly: PublicKey[] };
+  err: TransactionErrorJson | null;
+  fee: bigint;
+  preBalances: bigint[];
+  postBalances: bigint[];
+  preTokenBalances: TokenBalance[];
+  postTokenBalances: TokenBalance[];
+  logMessages: string[];
+  innerInstructions: Array<{ index: number; instructions: CompiledInner[] }>;
+  computeUnitsConsumed: bigint;
+  returnData: { programId: string; data: Uint8Array } | null;
+  /** getSignaturesForAddress's memo field: "[len] text" per memo instruction, joined by "; ". */
+  memo: string | null;
+}
+
+/** What happened to a transaction handed to the chain. */
+export type SendOutcome =
+  | { landed: true; record: TxRecord }
+  | { landed: false; error: DescribedError; logs: string[]; unitsConsumed: bigint };
+
+export interface SimulationResult {
+  error: DescribedError | null;
+  logs: string[];
+  unitsConsumed: bigint;
+  returnData: { programId: string; data: Uint8Array } | null;
+  innerInstructions: Array<{ index: number; instructions: CompiledInner[] }>;
+  postAccounts: Map<string, AccountInfo<Uint8Array>>;
+}
+
+export interface ChainOptions {
+  slotMs?: number;
+  finalizationDepth?: number;
+}
+
+export class LocalChain {
+  readonly slotMs: number;
+  readonly finalizationDepth: number;
+  readonly genesisHash: string;
+  private readonly svm: LiteSVM;
+  private currentSlot = 0;
+  private readonly slotBlockhash = new Map<number, string>();
+  private readonly blockhashSlot = new Map<string, number>();
+  private readonly slotTime = new Map<number, number>();
+  private readonly records = new Map<string, TxRecord>();
+  private readonly byAddress = new Map<string, TxRecord[]>();
+  /** Every account key any transaction touched: lets getTokenAccountsByOwner scan without an index in litesvm. */
+  private readonly touched = new Set<string>();
+  private transactionCount = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(options: ChainOptions = {}) {
+    this.slotMs = options.slotMs ?? 400;
+    this.finalizationDepth = options.finalizationDepth ?? 32;
+    // Signatures and blockhash age are checked here, as a node's RPC layer and bank do,
+    // so that simulateTransaction can run unsigned transactions like a real node.
+    this.svm = new LiteSVM().withSigverify(false).withBlockhashCheck(false);
+    this.replaceCrashingPrograms();
+    this.genesisHash = this.svm.latestBlockhash();
+    this.recordSlot(0, this.genesisHash);
+    this.setClock();
+    this.seedAccounts();
+  }
+
+  /** Starts advancing slots on a timer (unref'd: the RPC server keeps the process alive). */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => this.advanceSlot(), this.slotMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Moves to the next slot with a fresh blockhash. Public so tools can step the chain. */
+  advanceSlot(): void {
+    this.currentSlot += 1;
+    this.setClock();
+    this.svm.expireBlockhash();
+    this.recordSlot(this.currentSlot, this.svm.latestBlockhash());
+    this.pushSlotHash();
+  }
+
+  /** The SlotHashes sysvar must list recent slots: creating a lookup table names one of them. */
+  private pushSlotHash(): void {
+    const hashes = this.svm.getSlotHashes();
+    // litesvm's SlotHash has no constructor; a fresh copy from the getter serves as the new entry.
+    const entry = this.svm.getSlotHashes()[0];
+    if (!entry) return;
+    entry.slot = BigInt(this.currentSlot);
+    entry.hash = this.svm.latestBlockhash();
+    this.svm.setSlotHashes([entry, ...hashes].slice(0, MAX_SLOT_HASHES));
+  }
+
+  // ---- slots, heights, blockhashes -------------------------------------------------
+
+  /** The newest slot at a commitment level. Block height equals slot: no slot is ever skipped. */
+  slot(commitment: Commitment = 'finalized'): number {
+    return commitment === 'finalized' ? Math.max(0, this.currentSlot - this.finalizationDepth) : this.currentSlot;
+  }
+
+  isFinalized(slot: number): boolean {
+    return this.currentSlot - slot >= this.finalizationDepth;
+  }
+
+  epoch(): { epoch: number; slotIndex: number; slotsInEpoch: number } {
+    const slotsInEpoch = Number(this.svm.getEpochSchedule().slotsPerEpoch);
+    return { epoch: Math.floor(this.currentSlot / slotsInEpoch), slotIndex: this.currentSlot % slotsInEpoch, slotsInEpoch };
+  }
+
+  get totalTransactions(): number {
+    return this.transactionCount;
+  }
+
+  latestBlockhash(commitment: Commitment = 'finalized'): { blockhash: string; lastValidBlockHeight: number; slot: number } {
+    const slot = this.slot(commitment);
+    const blockhash = this.slotBlockhash.get(slot) as string;
+    return { blockhash, lastValidBlockHeight: slot + BLOCKHASH_VALIDITY_SLOTS, slot };
+  }
+
+  isBlockhashValid(blockhash: string): boolean {
+    const slot = this.blockhashSlot.get(blockhash);
+    return slot !== undefined && this.currentSlot - slot <= BLOCKHASH_VALIDITY_SLOTS;
+  }
+
+  blockTime(slot: number): number | null {
+    return this.slotTime.get(slot) ?? null;
+  }
+
+  // ---- accounts ---------------------------------------------------------------------
+
+  getAccount(address: PublicKey): AccountInfo<Uint8Array> | null {
+    const account = this.svm.getAccount(address);
+    // litesvm keeps zero-lamport accounts around; a real node reports them as absent.
+    if (!account || account.lamports === 0) return null;
+    return account;
+  }
+
+  minimumBalanceForRentExemption(dataLength: number): bigint {
+    return this.svm.minimumBalanceForRentExemption(BigInt(dataLength));
+  }
+
+  /** Addresses seen in any transaction, for scans such as getTokenAccountsByOwner. */
+  knownAddresses(): string[] {
+    return [...this.touched];
+  }
+
+  // ---- transactions -------------------------------------------------------------------
+
+  getRecord(signature: string): TxRecord | undefined {
+    return this.records.get(signature);
+  }
+
+  /** Records that mention the address (any key, lookup-table keys included), oldest first. */
+  recordsFor(address: string): readonly TxRecord[] {
+    return this.byAddress.get(address) ?? [];
+  }
+
+  /** Checks every signature against its signer key, as a node does before accepting a transaction. */
+  verifySignatures(tx: VersionedTransaction): boolean {
+    const message = tx.message.serialize();
+    const signers = tx.message.staticAccountKeys.slice(0, tx.message.header.numRequiredSignatures);
+    if (tx.signatures.length !== signers.length) return false;
+    return signers.every((key, i) => {
+      const der = Buffer.concat([ED25519_SPKI_PREFIX, key.toBuffer()]);
+      return verify(null, message, createPublicKey({ key: der, format: 'der', type: 'spki' }), tx.signatures[i] as Uint8Array);
+    });
+  }
+
+  /** Runs the transaction without committing anything. */
+  simulate(tx: VersionedTransaction, options: { replaceRecentBlockhash?: boolean } = {}): SimulationResult {
+    const refused = this.refusal(tx);
+    if (refused) throw new Error(refused);
+    if (!options.replaceRecentBlockhash && !this.isBlockhashValid(tx.message.recentBlockhash)) {
+      return { ...emptySimulation(), error: namedError('BlockhashNotFound') };
+    }
+    if (this.records.has(signatureOf(tx)) && !isUnsigned(tx)) {
+      return { ...emptySimulation(), error: namedError('AlreadyProcessed') };
+    }
+    const result = this.svm.simulateTransaction(tx);
+    if (result instanceof FailedTransactionMetadata) {
+      const meta = result.meta();
+      return {
+        error: describeTransactionError(result.err()),
+        logs: meta.logs(),
+        unitsConsumed: meta.computeUnitsConsumed(),
+        returnData: returnDataOf(meta),
+        innerInstructions: innerOf(meta),
+        postAccounts: new Map(),
+      };
+    }
+    const meta = result.meta();
+    return {
+      error: null,
+      logs: meta.logs(),
+      unitsConsumed: meta.computeUnitsConsumed(),
+      returnData: returnDataOf(meta),
+      innerInstructions: innerOf(meta),
+      postAccounts: new Map(result.postAccounts().map(([key, account]) => [key.toBase58(), toAccountInfo(account)])),
+    };
+  }
+
+  /** Executes the transaction in the current slot; records it when it lands (succeeded or failed with the fee charged). */
+  send(tx: VersionedTransaction): SendOutcome {
+    const refused = this.refusal(tx);
+    if (refused) throw new Error(refused);
+    const signature = signatureOf(tx);
+    if (this.records.has(signature)) return notLanded(namedError('AlreadyProcessed'));
+    if (!this.isBlockhashValid(tx.message.recentBlockhash)) return notLanded(namedError('BlockhashNotFound'));
+
+    const loaded = this.loadedAddresses(tx);
+    const accountKeys = [...tx.message.staticAccountKeys, ...loaded.writable, ...loaded.readonly];
+    const preBalances = accountKeys.map((key) => this.svm.getBalance(key) ?? 0n);
+    const preTokenBalances = this.tokenBalances(accountKeys);
+
+    const result = this.svm.sendTransaction(tx);
+    const failed = result instanceof FailedTransactionMetadata;
+    const meta = failed ? result.meta() : result;
+    const postBalances = accountKeys.map((key) => this.svm.getBalance(key) ?? 0n);
+    // A failed transaction lands (and shows up on chain) only if its fee was charged.
+    if (failed && !((postBalances[0] as bigint) < (preBalances[0] as bigint))) {
+      return { landed: false, error: describeTransactionError(result.err()), logs: meta.logs(), unitsConsumed: meta.computeUnitsConsumed() };
+    }
+    const record: TxRecord = {
+      signature,
+      slot: this.currentSlot,
+      blockTime: this.blockTime(this.currentSlot) ?? Math.floor(Date.now() / 1000),
+      transaction: tx,
+      accountKeys,
+      loadedAddresses: loaded,
+      err: failed ? describeTransactionError(result.err()).json : null,
+      fee: failed ? (preBalances[0] as bigint) - (postBalances[0] as bigint) : feeOf(meta, tx),
+      preBalances,
+      postBalances,
+      preTokenBalances,
+      postTokenBalances: this.tokenBalances(accountKeys),
+      logMessages: meta.logs(),
+      innerInstructions: innerOf(meta),
+      computeUnitsConsumed: meta.computeUnitsConsumed(),
+      returnData: returnDataOf(meta),
+      memo: memoOf(tx),
+    };
+    this.store(record);
+    return { landed: true, record };
+  }
+
+  // ---- internals ----------------------------------------------------------------------
+
+  private store(record: TxRecord): void {
+    this.records.set(record.signature, record);
+    this.transactionCount += 1;
+    for (const key of new Set(record.accountKeys.map((k) => k.toBase58()))) {
+      this.touched.add(key);
+      const list = this.byAddress.get(key);
+      if (list) list.push(record);
+      else this.byAddress.set(key, [record]);
+    }
+  }
+
+  /** Keys a version 0 transaction loads from lookup tables; empty if a table is missing (the tx then fails to load). */
+  private loadedAddresses(tx: VersionedTransaction): { writable: PublicKey[]; readonly: PublicKey[] } {
+    const lookups = tx.message.addressTableLookups;
+    if (lookups.length === 0) return { writable: [], readonly: [] };
+    const tables: AddressLookupTableAccount[] = [];
+    for (const lookup of lookups) {
+      const account = this.svm.getAccount(lookup.accountKey);
+      if (!account) return { writable: [], readonly: [] };
+      try {
+        tables.push(new AddressLookupTableAccount({ key: lookup.accountKey, state: AddressLookupTableAccount.deserialize(account.data) }));
+      } catch {
+        return { writable: [], readonly: [] };
+      }
+    }
+    try {
+      const keys = tx.message.getAccountKeys({ addressLookupTableAccounts: tables });
+      return { writable: keys.accountKeysFromLookups?.writable ?? [], readonly: keys.accountKeysFromLookups?.readonly ?? [] };
+    } catch {
+      return { writable: [], readonly: [] };
+    }
+  }
+
+  private tokenBalances(keys: PublicKey[]): TokenBalance[] {
+    const balances: TokenBalance[] = [];
+    keys.forEach((key, accountIndex) => {
+      const account = this.svm.getAccount(key);
+      if (!account || account.lamports === 0) return;
+      const token = decodeTokenAccount(account.owner, account.data);
+      if (!token) return;
+      const mintAccount = this.svm.getAccount(token.mint);
+      const mint = mintAccount ? decodeMint(mintAccount.owner, mintAccount.data) : null;
+      if (!mint) return;
+      balances.push({
+        accountIndex,
+        mint: token.mint.toBase58(),
+        owner: token.owner.toBase58(),
+        programId: token.programId.toBase58(),
+        uiTokenAmount: uiTokenAmount(token.amount, mint.decimals),
+      });
+    });
+    return balances;
+  }
+
+  private recordSlot(slot: number, blockhash: string): void {
+    this.slotBlockhash.set(slot, blockhash);
+    this.blockhashSlot.set(blockhash, slot);
+    this.slotTime.set(slot, Math.floor(Date.now() / 1000));
+    const old = slot - 2 * STATUS_CACHE_SLOTS;
+    const oldHash = this.slotBlockhash.get(old);
+    if (oldHash !== undefined) {
+      this.slotBlockhash.delete(old);
+      this.blockhashSlot.delete(oldHash);
+    }
+  }
+
+  private setClock(): void {
+    const clock = this.svm.getClock();
+    clock.slot = BigInt(this.currentSlot);
+    clock.unixTimestamp = BigInt(Math.floor(Date.now() / 1000));
+    this.svm.setClock(clock);
+  }
+
+  /**
+   * litesvm 0.8's Linux JIT corrupts the Node heap after running the Memo v2 and Associated
+   * Token Account program binaries (litesvm issues #171 and #352: a later GC aborts with
+   * std::bad_alloc). Memo v2 is served by the Memo v1 binary, which behaves the same for
+   * memos (UTF-8 check) but does not require passed accounts to sign; transactions that
+   * invoke the ATA program are refused (see refusal()).
+   */
+  private replaceCrashingPrograms(): void {
+    const memoV1 = this.svm.getAccount(new PublicKey(MEMO_V1));
+    if (memoV1) this.svm.addProgramWithLoader(new PublicKey(MEMO_V2), memoV1.data, new PublicKey('BPFLoader1111111111111111111111111111111111'));
+  }
+
+  /** Why the localnet will not run this transaction, or null. */
+  refusal(tx: VersionedTransaction): string | null {
+    const keys = tx.message.staticAccountKeys;
+    const usesAta = tx.message.compiledInstructions.some((ix) => keys[ix.programIdIndex]?.toBase58() === ATA_PROGRAM);
+    if (!usesAta) return null;
+    return (
+      'svc-localnet refuses transactions that invoke the Associated Token Account program: litesvm 0.8 corrupts memory running it on Linux. ' +
+      'Create token accounts with `svc-localnet airdrop`, Localnet.createTokenAccount() or the localnet_createAssociatedTokenAccount RPC method.'
+    );
+  }
+
+  /**
+   * Creates the owner's associated token account for the mint directly in the ledger (no
+   * transaction), standing in for the ATA program. Returns its address; existing accounts are kept.
+   */
+  createAssociatedTokenAccount(owner: PublicKey, mint: PublicKey): PublicKey {
+    const mintAccount = this.svm.getAccount(mint);
+    if (!mintAccount || !decodeMint(mintAccount.owner, mintAccount.data)) throw new Error(`${mint.toBase58()} is not a token mint`);
+    const programId = mintAccount.owner;
+    const address = getAssociatedTokenAddressSync(mint, owner, true, programId);
+    if (this.getAccount(address)) return address;
+    const is2022 = programId.equals(TOKEN_2022_PROGRAM_ID);
+    // Token-2022 associated accounts carry the ImmutableOwner extension: account type byte, then TLV (type 7, length 0).
+    const data = Buffer.alloc(is2022 ? ACCOUNT_SIZE + 5 : ACCOUNT_SIZE);
+    AccountLayout.encode(
+      {
+        mint,
+        owner,
+        amount: 0n,
+        delegateOption: 0,
+        delegate: PublicKey.default,
+        state: AccountState.Initialized,
+        isNativeOption: 0,
+        isNative: 0n,
+        delegatedAmount: 0n,
+        closeAuthorityOption: 0,
+        closeAuthority: PublicKey.default,
+      },
+      data,
+    );
+    if (is2022) {
+      data[ACCOUNT_SIZE] = 2;
+      data.writeUInt16LE(7, ACCOUNT_SIZE + 1);
+      data.writeUInt16LE(0, ACCOUNT_SIZE + 3);
+    }
+    this.svm.setAccount(address, {
+      lamports: Number(this.minimumBalanceForRentExemption(data.length)),
+      data,
+      owner: programId,
+      executable: false,
+      rentEpoch: 0,
+    });
+    this.touched.add(address.toBase58());
+    return address;
+  }
+
+  /** The faucet behind requestAirdrop and the localnet USDC mint at its fixed address. */
+  private seedAccounts(): void {
+    this.svm.setAccount(faucetKeypair().publicKey, {
+      lamports: Number(FAUCET_LAMPORTS),
+      data: new Uint8Array(0),
+      owner: new PublicKey('11111111111111111111111111111111'),
+      executable: false,
+      rentEpoch: 0,
+    });
+    const data = Buffer.alloc(MINT_SIZE);
+    const authority = usdcMintAuthority().publicKey;
+    MintLayout.encode(
+      {
+        mintAuthorityOption: 1,
+        mintAuthority: authority,
+        supply: 0n,
+        decimals: LOCALNET_USDC_DECIMALS,
+        isInitialized: true,
+        freezeAuthorityOption: 1,
+        freezeAuthority: authority,
+      },
+      data,
+    );
+    this.svm.setAccount(usdcMintKeypair().publicKey, {
+      lamports: Number(this.minimumBalanceForRentExemption(MINT_SIZE)),
+      data,
+      owner: TOKEN_PROGRAM_ID,
+      executable: false,
+      rentEpoch: 0,
+    });
+  }
+}
+
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+export function signatureOf(tx: VersionedTransaction): string {
+  return encodeBase58(tx.signatures[0] ?? new Uint8Array(64));
+}
+
+function isUnsigned(tx: VersionedTransaction): boolean {
+  return tx.signatures.every((s) => s.every((b) => b === 0));
+}
+
+function notLanded(error: DescribedError): SendOutcome {
+  return { landed: false, error, logs: [], unitsConsumed: 0n };
+}
+
+function emptySimulation(): SimulationResult {
+  return { error: null, logs: [], unitsConsumed: 0n, returnData: null, innerInstructions: [], postAccounts: new Map() };
+}
+
+interface LiteAccount {
+  lamports(): bigint;
+  data(): Uint8Array;
+  owner(): Uint8Array;
+  executable(): boolean;
+  rentEpoch(): bigint;
+}
+
+function toAccountInfo(a: LiteAccount): AccountInfo<Uint8Array> {
+  return { lamports: Number(a.lamports()), data: a.data(), owner: new PublicKey(a.owner()), executable: a.executable(), rentEpoch: Number(a.rentEpoch()) };
+}
+
+/** litesvm charges the fee but does not expose it; it prints it as the last field of the metadata. */
+function feeOf(meta: TransactionMetadata, tx: VersionedTransaction): bigint {
+  const printed = /fee: (\d+) \}\)?\s*$/.exec(meta.toString());
+  if (printed) return BigInt(printed[1] as string);
+  return LAMPORTS_PER_SIGNATURE * BigInt(tx.message.header.numRequiredSignatures);
+}
+
+function innerOf(meta: TransactionMetadata): Array<{ index: number; instructions: CompiledInner[] }> {
+  return meta
+    .innerInstructions()
+    .map((list, index) => ({
+      index,
+      instructions: list.map((inner) => {
+        const ix = inner.instruction();
+        return { programIdIndex: ix.programIdIndex(), accounts: [...ix.accounts()], data: ix.data(), stackHeight: inner.stackHeight() };
+      }),
+    }))
+    .filter((entry) => entry.instructions.length > 0);
+}
+
+function returnDataOf(meta: TransactionMetadata): { programId: string; data: Uint8Array } | null {
+  const rd = meta.returnData();
+  const data = rd.data();
+  if (data.length === 0) return null;
+  return { programId: new PublicKey(rd.programId()).toBase58(), data };
+}
+
+function memoOf(tx: VersionedTransaction): string | null {
+  const keys = tx.message.staticAccountKeys;
+  const memos = tx.message.compiledInstructions
+    .filter((ix) => MEMO_PROGRAMS.has(keys[ix.programIdIndex]?.toBase58() ?? ''))
+    .map((ix) => {
+      const text = Buffer.from(ix.data).toString('utf8');
+      return `[${Buffer.byteLength(text, 'utf8')}] ${text}`;
+    });
+  return memos.length ? memos.join('; ') : null;
+}
