@@ -44,6 +44,13 @@ export interface ListPaymentsParams extends PageParams {
 }
 export type ListEventsParams = PageParams;
 
+/** The answer of events.redeliver: the delivery is queued, not yet made. */
+export interface EventRedelivery {
+  object: 'redelivery';
+  eventId: string;
+  queued: boolean;
+}
+
 const SECRET_KEY = /^svc_(live|test)_/;
 const ANY_KEY = /^svc_(live|test|pk_live|pk_test)_[A-Za-z0-9]+$/;
 /** Ids go into URL paths: a strict alphabet means no `..`, `/` or `?` can redirect a call. */
@@ -133,8 +140,12 @@ class Events {
     return { [Symbol.asyncIterator]: () => iterateAll(this.page(params, options), params, (p) => this.page(p, options)) };
   }
 
-  /** Queues the event's webhook again. */
-  redeliver(id: string, options?: RequestOptions): Promise<PaymentEvent> {
+  retrieve(id: string, options?: RequestOptions): Promise<PaymentEvent> {
+    return this.http.request({ method: 'GET', path: `/api/v1/events/${checkId(id, 'event')}` }, options);
+  }
+
+  /** Queues the event's webhook again (it keeps its webhook-id, so receivers still deduplicate it). */
+  redeliver(id: string, options?: RequestOptions): Promise<EventRedelivery> {
     return this.http.request({ method: 'POST', path: `/api/v1/events/${checkId(id, 'event')}/redeliver` }, options);
   }
 

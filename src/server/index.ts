@@ -2,7 +2,7 @@
  * svc-checkout/server: what a merchant's Node backend uses. Never imports element code.
  *   import { SvcClient, webhooks, NotFoundError } from 'svc-checkout/server';
  */
-export { SvcClient, type SvcClientOptions, type ListPaymentsParams, type ListEventsParams } from './client.js';
+export { SvcClient, type SvcClientOptions, type ListPaymentsParams, type ListEventsParams, type EventRedelivery } from './client.js';
 export type { RequestOptions } from './transport.js';
 export type { ListPromise } from './pagination.js';
 export * from './errors.js';

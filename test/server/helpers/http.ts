@@ -66,12 +66,13 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
   res.end(JSON.stringify(body));
 }
 
-export type Fault = 'drop' | 'drop-after-forward' | '500' | 'pass';
+export type Fault = 'drop' | 'drop-after-forward' | 'stall' | '500' | 'pass';
 
 /**
  * A reverse proxy in front of `target` that spoils requests by plan: `drop` resets the connection
  * before forwarding, `drop-after-forward` forwards (so the target acts) but resets instead of
- * answering (the lost-response case idempotency exists for), `500` answers 500 itself.
+ * answering (the lost-response case idempotency exists for), `stall` forwards and never answers
+ * (the client times out while the target did the work), `500` answers 500 itself.
  * Requests beyond the plan pass through.
  */
 export async function flakyProxy(target: string, plan: Fault[]): Promise<Running & { seen: Recorded[] }> {
@@ -86,9 +87,9 @@ export async function flakyProxy(target: string, plan: Fault[]): Promise<Running
       return res.end('proxy says no');
     }
     const upstream = httpRequest(new URL(req.url ?? '/', target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (answer) => {
-      if (fault === 'drop-after-forward') {
+      if (fault === 'drop-after-forward' || fault === 'stall') {
         answer.resume();
-        answer.on('end', () => req.socket.destroy());
+        if (fault === 'drop-after-forward') answer.on('end', () => req.socket.destroy());
         return;
       }
       res.writeHead(answer.statusCode ?? 502, answer.headers);
