@@ -15,6 +15,7 @@ export async function fundedKeypair(net: Localnet, amounts: { sol?: string; usdc
 
 export const newAddress = (): PublicKey => Keypair.generate().publicKey;
 
+/* eslint-disable @typescript-eslint/no-explicit-any -- raw JSON answers are inspected field by field */
 /** Raw JSON-RPC call, for checking exact answers (errors, shapes) without web3.js in between. */
 export async function rpc(url: string, method: string, params: unknown[] = []): Promise<{ result?: any; error?: { code: number; message: string; data?: any } }> {
   const response = await fetch(url, {
