@@ -44,7 +44,8 @@ export function checkTransfer(tx: TransactionAnswer, expected: ExpectedTransfer)
   return { verdict: 'paid', reason: null, amountReceived, overpaid: amountReceived > expected.amount, payer };
 }
 
-function assertExpected(expected: ExpectedTransfer): void {
+/** Throws on an expectation no payment can have (a programming error, never a verdict). */
+export function assertExpected(expected: ExpectedTransfer): void {
   if (typeof expected.amount !== 'bigint' || expected.amount <= 0n) {
     throw new RangeError(`expected amount must be a positive bigint of base units, got ${String(expected.amount)}`);
   }
