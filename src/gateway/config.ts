@@ -153,7 +153,37 @@ export function configFromFlagsAndEnv(flags: StartFlags, env: NodeJS.ProcessEnv 
   if (commitment) config.commitment = parseCommitment(commitment);
   const currencies = flags.currency?.length ? flags.currency.join(',') : env.CURRENCIES;
   if (currencies) config.currencies = parseCurrencies(currencies);
+  applyTuningEnv(config, env);
   return config;
+}
+
+function envMs(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const v = env[name];
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new ConfigError(`${name} must be a whole number of milliseconds, got "${v}"`);
+  return n;
+}
+
+/**
+ * Tuning knobs, environment only (tests and benchmarks compress time with them):
+ * WEBHOOK_RETRY_SCHEDULE_MS (comma-separated), WEBHOOK_TIMEOUT_MS, WEBHOOK_LEASE_MS,
+ * WATCHER_TICK_MS, WATCHER_MIN_CHECK_INTERVAL_MS, LATE_WATCH_INTERVAL_MS.
+ */
+function applyTuningEnv(config: GatewayConfig, env: NodeJS.ProcessEnv): void {
+  const schedule = env.WEBHOOK_RETRY_SCHEDULE_MS;
+  if (schedule) {
+    const list = schedule.split(',').map((x) => Number(x.trim()));
+    if (list.some((n) => !Number.isInteger(n) || n < 0)) {
+      throw new ConfigError(`WEBHOOK_RETRY_SCHEDULE_MS must be comma-separated milliseconds, got "${schedule}"`);
+    }
+    config.webhooks.retryScheduleMs = list;
+  }
+  config.webhooks.timeoutMs = envMs(env, 'WEBHOOK_TIMEOUT_MS') ?? config.webhooks.timeoutMs;
+  config.webhooks.leaseMs = envMs(env, 'WEBHOOK_LEASE_MS') ?? config.webhooks.leaseMs;
+  config.watcher.tickMs = envMs(env, 'WATCHER_TICK_MS') ?? config.watcher.tickMs;
+  config.watcher.minCheckIntervalMs = envMs(env, 'WATCHER_MIN_CHECK_INTERVAL_MS') ?? config.watcher.minCheckIntervalMs;
+  config.watcher.lateIntervalMs = envMs(env, 'LATE_WATCH_INTERVAL_MS') ?? config.watcher.lateIntervalMs;
 }
 
 /** Merges a partial config (programmatic use) over the defaults, nested sections included. */
