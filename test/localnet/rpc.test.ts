@@ -1,0 +1,191 @@
+/** The JSON-RPC surface: result shapes, defaults and the error codes real nodes use. */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  Connection,
+  Keypair,
+  PublicKey,
+  SystemProgram,
+  Transaction,
+  TransactionMessage,
+  VersionedTransaction,
+} from '@solana/web3.js';
+import { getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { encodeBase58 } from '../../src/core/base58.js';
+import { LOCALNET_USDC_MINT, usdcMintAuthority, type Localnet } from '../../src/localnet/index.js';
+import { fundedKeypair, newAddress, rpc, withLocalnet } from './helpers.js';
+
+describe('localnet JSON-RPC', () => {
+  let net: Localnet;
+  let connection: Connection;
+  before(async () => ({ net, connection } = await withLocalnet()));
+  after(() => net.close());
+
+  async function transfer(from: Keypair, to: PublicKey, lamports: number): Promise<Transaction> {
+    const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash();
+    const tx = new Transaction({ feePayer: from.publicKey, blockhash, lastValidBlockHeight }).add(
+      SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports }),
+    );
+    tx.sign(from);
+    return tx;
+  }
+
+  it('answers cluster methods like a node', async () => {
+    assert.equal((await rpc(net.rpcUrl, 'getHealth')).result, 'ok');
+    const version = await connection.getVersion();
+    assert.equal(typeof version['solana-core'], 'string');
+    assert.equal(typeof (await connection.getGenesisHash()), 'string');
+    const epoch = await connection.getEpochInfo();
+    assert.deepEqual(Object.keys(epoch).sort(), ['absoluteSlot', 'blockHeight', 'epoch', 'slotIndex', 'slotsInEpoch', 'transactionCount']);
+    assert.ok((await connection.getSlot('confirmed')) >= (await connection.getSlot('finalized')));
+    assert.equal(await connection.getMinimumBalanceForRentExemption(0), 890880);
+    assert.equal(await connection.getMinimumBalanceForRentExemption(165), 2039280);
+    const health = await fetch(`${net.rpcUrl}/health`);
+    assert.equal(await health.text(), 'ok');
+  });
+
+  it('uses JSON-RPC error codes: parse error, method not found, invalid params, batches', async () => {
+    const bad = await fetch(net.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0",' });
+    assert.equal(bad.status, 200);
+    assert.equal(((await bad.json()) as { error: { code: number } }).error.code, -32700);
+    assert.equal((await rpc(net.rpcUrl, 'getNothing')).error?.code, -32601);
+    assert.equal((await rpc(net.rpcUrl, 'getBalance', ['not-a-key'])).error?.code, -32602);
+    assert.equal((await rpc(net.rpcUrl, 'getBalance', [encodeBase58(new Uint8Array(31).fill(1))])).error?.message, 'Invalid param: WrongSize');
+    assert.equal((await rpc(net.rpcUrl, 'getBalance', [newAddress().toBase58(), { commitment: 'soon' }])).error?.code, -32602);
+    assert.equal((await rpc(net.rpcUrl, 'getSignaturesForAddress', [newAddress().toBase58(), { limit: 1001 }])).error?.message, 'Invalid limit; max 1000');
+    assert.equal((await rpc(net.rpcUrl, 'getTransaction', [encodeBase58(new Uint8Array(64).fill(7)), { commitment: 'processed' }])).error?.code, -32602);
+    const batch = await fetch(net.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'getSlot' },
+        { jsonrpc: '2.0', id: 2, method: 'nope' },
+      ]),
+    });
+    const answers = (await batch.json()) as Array<{ id: number; result?: number; error?: { code: number } }>;
+    assert.equal(answers.length, 2);
+    assert.equal(typeof answers[0]?.result, 'number');
+    assert.equal(answers[1]?.error?.code, -32601);
+  });
+
+  it('reads accounts: balances, base64 and jsonParsed token accounts and mints, multiple accounts', async () => {
+    const owner = await fundedKeypair(net, { sol: '3', usdc: '7.25' });
+    assert.equal(await connection.getBalance(owner.publicKey), 3_000_000_000);
+    const missing = newAddress();
+    assert.equal(await connection.getAccountInfo(missing), null);
+    const ata = getAssociatedTokenAddressSync(new PublicKey(LOCALNET_USDC_MINT), owner.publicKey);
+    const raw = await rpc(net.rpcUrl, 'getAccountInfo', [ata.toBase58(), { encoding: 'base64' }]);
+    assert.equal(raw.result.value.owner, 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
+    assert.equal(raw.result.value.space, 165);
+    assert.equal(raw.result.value.data[1], 'base64');
+    assert.equal(Buffer.from(raw.result.value.data[0], 'base64').length, 165);
+    const parsed = await connection.getParsedAccountInfo(ata);
+    const info = (parsed.value?.data as { parsed: { type: string; info: Record<string, unknown> } }).parsed;
+    assert.equal(info.type, 'account');
+    assert.equal(info.info.owner, owner.publicKey.toBase58());
+    assert.equal(info.info.mint, LOCALNET_USDC_MINT);
+    assert.deepEqual(info.info.tokenAmount, { amount: '7250000', decimals: 6, uiAmount: 7.25, uiAmountString: '7.25' });
+    const mint = await connection.getParsedAccountInfo(new PublicKey(LOCALNET_USDC_MINT));
+    const mintInfo = (mint.value?.data as { parsed: { type: string; info: Record<string, unknown> } }).parsed;
+    assert.equal(mintInfo.type, 'mint');
+    assert.equal(mintInfo.info.decimals, 6);
+    assert.equal(mintInfo.info.mintAuthority, usdcMintAuthority().publicKey.toBase58());
+    const many = await connection.getMultipleAccountsInfo([owner.publicKey, missing, ata]);
+    assert.equal(many[0]?.lamports, 3_000_000_000);
+    assert.equal(many[1], null);
+    assert.equal(many[2]?.data.length, 165);
+    const balance = await connection.getTokenAccountBalance(ata);
+    assert.equal(balance.value.amount, '7250000');
+    assert.equal((await rpc(net.rpcUrl, 'getTokenAccountBalance', [owner.publicKey.toBase58()])).error?.code, -32602);
+    const byOwner = await connection.getTokenAccountsByOwner(owner.publicKey, { mint: new PublicKey(LOCALNET_USDC_MINT) });
+    assert.deepEqual(byOwner.value.map((a) => a.pubkey.toBase58()), [ata.toBase58()]);
+    const base58 = await rpc(net.rpcUrl, 'getAccountInfo', [ata.toBase58()]);
+    assert.equal(base58.error?.code, -32602, 'the default (base58) encoding refuses data above 128 bytes');
+  });
+
+  it('sendTransaction takes base64 and base58 and returns the signature', async () => {
+    const payer = await fundedKeypair(net, { sol: '1' });
+    const to = newAddress();
+    const tx64 = await transfer(payer, to, 1_000_000);
+    const sig64 = await rpc(net.rpcUrl, 'sendTransaction', [tx64.serialize().toString('base64'), { encoding: 'base64' }]);
+    assert.equal(sig64.result, encodeBase58(tx64.signature as Buffer));
+    const tx58 = await transfer(payer, to, 2_000_000);
+    const sig58 = await rpc(net.rpcUrl, 'sendTransaction', [encodeBase58(tx58.serialize())]);
+    assert.equal(sig58.result, encodeBase58(tx58.signature as Buffer));
+    assert.equal(await connection.getBalance(to), 3_000_000);
+    const again = await rpc(net.rpcUrl, 'sendTransaction', [encodeBase58(tx58.serialize())]);
+    assert.equal(again.error?.code, -32002);
+    assert.equal(again.error?.data.err, 'AlreadyProcessed');
+  });
+
+  it('rejects a bad signature with -32003 and a failing preflight with -32002, data.err and data.logs', async () => {
+    const payer = await fundedKeypair(net, { sol: '1' });
+    const tx = await transfer(payer, newAddress(), 1000);
+    const wire = tx.serialize();
+    wire[1] = (wire[1] as number) ^ 0xff; // first signature byte
+    const forged = await rpc(net.rpcUrl, 'sendTransaction', [Buffer.from(wire).toString('base64'), { encoding: 'base64' }]);
+    assert.equal(forged.error?.code, -32003);
+    assert.equal(forged.error?.message, 'Transaction signature verification failure');
+
+    const tooMuch = await transfer(payer, newAddress(), 5_000_000_000);
+    const sent = await rpc(net.rpcUrl, 'sendTransaction', [tooMuch.serialize().toString('base64'), { encoding: 'base64' }]);
+    assert.equal(sent.error?.code, -32002);
+    assert.equal(sent.error?.message, 'Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1');
+    assert.deepEqual(sent.error?.data.err, { InstructionError: [0, { Custom: 1 }] });
+    assert.ok(sent.error?.data.logs.some((l: string) => l.includes('insufficient lamports')));
+    // web3.js surfaces the same as a SendTransactionError with the logs.
+    await assert.rejects(connection.sendRawTransaction(tooMuch.serialize()), /insufficient lamports|custom program error: 0x1/);
+    // Neither the forged nor the failed-preflight transaction landed: no fee was charged.
+    assert.equal(await connection.getBalance(payer.publicKey), 1_000_000_000);
+  });
+
+  it('refuses an unknown blockhash and answers isBlockhashValid', async () => {
+    const payer = await fundedKeypair(net, { sol: '1' });
+    const tx = new Transaction({ feePayer: payer.publicKey, blockhash: encodeBase58(new Uint8Array(32).fill(9)), lastValidBlockHeight: 0 }).add(
+      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: newAddress(), lamports: 1 }),
+    );
+    tx.sign(payer);
+    const sent = await rpc(net.rpcUrl, 'sendTransaction', [tx.serialize().toString('base64'), { encoding: 'base64' }]);
+    assert.equal(sent.error?.code, -32002);
+    assert.equal(sent.error?.message, 'Transaction simulation failed: Blockhash not found');
+    assert.equal(sent.error?.data.err, 'BlockhashNotFound');
+    const { blockhash } = await connection.getLatestBlockhash();
+    assert.equal((await connection.isBlockhashValid(blockhash)).value, true);
+    assert.equal((await connection.isBlockhashValid(tx.recentBlockhash as string)).value, false);
+  });
+
+  it('simulates unsigned transactions, with sigVerify and replaceRecentBlockhash as a node does', async () => {
+    const payer = await fundedKeypair(net, { sol: '1' });
+    const { blockhash } = await connection.getLatestBlockhash();
+    const message = new TransactionMessage({
+      payerKey: payer.publicKey,
+      recentBlockhash: blockhash,
+      instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: newAddress(), lamports: 1_000_000 })],
+    }).compileToV0Message();
+    const unsigned = new VersionedTransaction(message);
+    const sim = await connection.simulateTransaction(unsigned, { sigVerify: false });
+    assert.equal(sim.value.err, null);
+    assert.deepEqual(sim.value.logs, ['Program 11111111111111111111111111111111 invoke [1]', 'Program 11111111111111111111111111111111 success']);
+    assert.equal(sim.value.unitsConsumed, 150);
+    const verified = await rpc(net.rpcUrl, 'simulateTransaction', [Buffer.from(unsigned.serialize()).toString('base64'), { encoding: 'base64', sigVerify: true }]);
+    assert.equal(verified.error?.code, -32003);
+    const replaced = await rpc(net.rpcUrl, 'simulateTransaction', [Buffer.from(unsigned.serialize()).toString('base64'), { encoding: 'base64', replaceRecentBlockhash: true }]);
+    assert.equal(typeof replaced.result.value.replacementBlockhash.blockhash, 'string');
+    const both = await rpc(net.rpcUrl, 'simulateTransaction', [Buffer.from(unsigned.serialize()).toString('base64'), { encoding: 'base64', sigVerify: true, replaceRecentBlockhash: true }]);
+    assert.equal(both.error?.code, -32602);
+    // Simulation committed nothing.
+    assert.equal(await connection.getBalance(payer.publicKey), 1_000_000_000);
+    const fee = await connection.getFeeForMessage(message);
+    assert.equal(fee.value, 5000);
+  });
+
+  it('requestAirdrop is a recorded faucet transfer', async () => {
+    const to = newAddress();
+    const signature = await connection.requestAirdrop(to, 123_456_789);
+    assert.equal(await connection.getBalance(to), 123_456_789);
+    const tx = await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+    assert.equal(tx?.meta?.err, null);
+    assert.equal(tx?.version, 'legacy');
+    assert.ok(tx?.transaction.message.staticAccountKeys.some((k) => k.equals(to)));
+  });
+});
