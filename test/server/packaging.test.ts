@@ -3,11 +3,14 @@
 // error classes shared between the two entries, and load no element, Lit, gateway or Solana code.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { startStack } from '../helpers/stack.js';
+import { payUrl } from '../../src/localnet/index.js';
+import { deadUrl } from './helpers/http.js';
 
 const run = promisify(execFile);
 const root = new URL('../..', import.meta.url).pathname;
@@ -34,7 +37,10 @@ function write(path: string, text: string) {
 
 before(async () => {
   const built = ['dist/server/index.js', 'dist/server/index.cjs', 'dist/server/express/index.cjs', 'dist/server/express/index.d.cts'];
-  if (!built.every((f) => existsSync(join(root, f)))) await sh('npm', ['run', 'build:node'], root);
+  // Build when dist is missing or older than the SDK's sources (a packed stale build proves nothing).
+  const builtAt = Math.min(...built.map((f) => (existsSync(join(root, f)) ? statSync(join(root, f)).mtimeMs : 0)));
+  const sources = ['src/server', 'src/core'].flatMap((d) => readdirSync(join(root, d), { recursive: true }).map((f) => join(root, d, String(f))));
+  if (sources.some((f) => statSync(f).mtimeMs > builtAt)) await sh('npm', ['run', 'build:node'], root);
   dir = mkdtempSync(join(tmpdir(), 'svc-pack-'));
   // --ignore-scripts: packing must not rebuild (the `prepare` script) while tests run.
   const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root);
@@ -207,4 +213,65 @@ ${body}`,
   }
   // The CommonJS output really used require() and the .cjs build.
   assert.match(readFileSync(join(app, 'out/cjs.cjs'), 'utf8'), /require\("svc-checkout\/server"\)/);
+});
+
+test('docs/server.md: the Express integration runs as written, from a session to a paid order', { timeout: TIMEOUT }, async (t) => {
+  const docs = readFileSync(join(root, 'docs/server.md'), 'utf8');
+  const section = docs.slice(docs.indexOf('## Express integration'));
+  const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
+  assert.ok(code, 'the Express example is in the docs');
+  const app = join(pkgDir, 'docs-example');
+  write(join(app, 'package.json'), JSON.stringify({ type: 'module' }));
+  write(join(app, 'app.js'), code);
+
+  const shopUrl = await deadUrl(); // a port that was just free
+  const stack = await startStack({ webhookUrl: `${shopUrl}/webhooks/svc` });
+  t.after(() => stack.stop());
+  const child = spawn(process.execPath, ['app.js'], {
+    cwd: app,
+    env: {
+      ...process.env,
+      SVC_SECRET_KEY: stack.merchant.secretKey,
+      SVC_BASE_URL: stack.gatewayUrl,
+      SVC_WEBHOOK_SECRET: stack.merchant.webhookSecret,
+      PORT: new URL(shopUrl).port,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d));
+  child.stderr.on('data', (d: Buffer) => (output += d));
+  t.after(() => {
+    child.kill();
+  });
+
+  const ask = async (orderId: string) => {
+    for (let i = 0; ; i++) {
+      try {
+        const r = await fetch(`${shopUrl}/checkout/session`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ orderId, amount: '0.01' }),
+        });
+        return { status: r.status, body: (await r.json()) as { payment: { amount: string; url: string }; paymentToken: string } };
+      } catch (error) {
+        if (i > 100) throw new Error(`the example app did not start: ${output}`, { cause: error });
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  };
+  const unknown = await ask('nope');
+  assert.equal(unknown.status, 404);
+  const session = await ask('A-1');
+  assert.equal(session.status, 201, JSON.stringify(session.body));
+  assert.equal(session.body.payment.amount, '25.00', 'the price comes from the records');
+  assert.match(session.body.paymentToken, /^svc_pt_/);
+
+  await payUrl(session.body.payment.url, { rpcUrl: stack.rpcUrl });
+  const end = Date.now() + 30_000;
+  while (!output.includes('order A-1 paid')) {
+    if (Date.now() > end) throw new Error(`no webhook reached the example app: ${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.equal(output.match(/order A-1 paid/g)?.length, 1);
 });
