@@ -5,10 +5,18 @@ import type { Commitment, ExpectedTransfer, TransferCandidate, TransferCheck } f
 export interface ReferenceScannerOptions {
   /** The commitment a transfer must reach to count (DESIGN §5: 'confirmed' by default, 'finalized' configurable). */
   commitment: Commitment;
-  /** Most signatures listed per reference in one scan (newest first). Default 1,000. */
+  /**
+   * Most signatures listed per reference in one scan, newest first, paginated. Default 10,000. If more new
+   * signatures than this pile up between two scans, the oldest of them are not seen by that scan.
+   */
   signatureLimit?: number;
   /** Signatures asked for per getSignaturesForAddress page (1–1,000). Default min(1,000, signatureLimit). */
   pageSize?: number;
+  /**
+   * Most transactions read (getTransaction) per reference in one scan, oldest first; the rest are read by the
+   * next scans. Bounds the time and cost of one scan when a reference is flooded. Default 1,000.
+   */
+  readLimit?: number;
 }
 
 /** What the scanner remembers about one transaction that mentions a reference. */
@@ -36,6 +44,8 @@ interface ReferenceState {
 }
 
 const MAX_PAGE = 1000;
+const DEFAULT_SIGNATURE_LIMIT = 10_000;
+const DEFAULT_READ_LIMIT = 1000;
 
 /**
  * Finds every transaction that mentions a payment's reference and checks each one (DESIGN §5), oldest first.
@@ -54,6 +64,7 @@ export class ReferenceScanner {
   readonly #commitment: Commitment;
   readonly #signatureLimit: number;
   readonly #pageSize: number;
+  readonly #readLimit: number;
   readonly #states = new Map<string, ReferenceState>();
   readonly #inFlight = new Map<string, { fingerprint: string; scan: Promise<TransferCandidate[]> }>();
 
@@ -61,14 +72,17 @@ export class ReferenceScanner {
     if (options.commitment !== 'confirmed' && options.commitment !== 'finalized') {
       throw new TypeError(`commitment must be 'confirmed' or 'finalized', got ${String(options.commitment)}`);
     }
-    const signatureLimit = options.signatureLimit ?? MAX_PAGE;
+    const signatureLimit = options.signatureLimit ?? DEFAULT_SIGNATURE_LIMIT;
     const pageSize = options.pageSize ?? Math.min(MAX_PAGE, signatureLimit);
+    const readLimit = options.readLimit ?? DEFAULT_READ_LIMIT;
     if (!Number.isInteger(signatureLimit) || signatureLimit < 1) throw new RangeError('signatureLimit must be a positive integer');
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE) throw new RangeError('pageSize must be an integer from 1 to 1000');
+    if (!Number.isInteger(readLimit) || readLimit < 1) throw new RangeError('readLimit must be a positive integer');
     this.#connection = connection;
     this.#commitment = options.commitment;
     this.#signatureLimit = signatureLimit;
     this.#pageSize = pageSize;
+    this.#readLimit = readLimit;
   }
 
   /** Every transaction found on the reference with its verdict, oldest first. Concurrent scans of one payment share one run. */
@@ -99,7 +113,9 @@ export class ReferenceScanner {
 
     const { signatures, complete } = await this.#listSignatures(reference, state.floor);
     const oldestFirst = [...signatures].reverse();
-    for (const info of oldestFirst) await this.#checkSignature(state, info, expected);
+    // Oldest first, so a flood of later spam cannot starve the real payment: what is left is read next scan.
+    const budget = { reads: this.#readLimit };
+    for (const info of oldestFirst) await this.#checkSignature(state, info, expected, budget);
 
     if (complete) {
       // A confirmed transaction no longer listed above the floor was on a fork that died: forget it.
@@ -126,13 +142,14 @@ export class ReferenceScanner {
     return { signatures, complete: false };
   }
 
-  async #checkSignature(state: ReferenceState, info: ConfirmedSignatureInfo, expected: ExpectedTransfer): Promise<void> {
+  async #checkSignature(state: ReferenceState, info: ConfirmedSignatureInfo, expected: ExpectedTransfer, budget: { reads: number }): Promise<void> {
     const status = info.confirmationStatus === 'finalized' ? 'finalized' : 'confirmed';
     const known = state.known.get(info.signature);
     if (known) {
       known.status = status;
       const needsFinalRead = this.#commitment === 'finalized' && status === 'finalized' && known.readAt !== 'finalized' && known.check.verdict !== 'invalid';
-      if (needsFinalRead) {
+      if (needsFinalRead && budget.reads > 0) {
+        budget.reads -= 1;
         const reread = await this.#read(info.signature, 'finalized', expected);
         if (reread) Object.assign(known, reread, { readAt: 'finalized' });
       }
@@ -152,6 +169,8 @@ export class ReferenceScanner {
       });
       return;
     }
+    if (budget.reads <= 0) return;
+    budget.reads -= 1;
     const readAt: Finality = this.#commitment === 'finalized' && status === 'finalized' ? 'finalized' : 'confirmed';
     const read = await this.#read(info.signature, readAt, expected);
     // Listed but not yet readable at that commitment (nodes differ by a moment): try again next scan.

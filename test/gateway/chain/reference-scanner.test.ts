@@ -151,6 +151,24 @@ describe('ReferenceScanner on the localnet', () => {
     assert.equal(s.rpcCalls, 3 + 4);
   });
 
+  it('reads at most readLimit transactions per scan, oldest first, and catches up on the next scans', async () => {
+    const reference = newReference();
+    const attacker = Keypair.generate();
+    await localnet.airdrop(attacker.publicKey.toBase58(), { sol: 1 });
+    const { signature: real } = await pay(solUrl(reference, '0.25'));
+    const spam: string[] = [];
+    for (let i = 1n; i <= 3n; i++) spam.push(await send(connection, attacker, [transferWithKeys(attacker.publicKey, attacker.publicKey, i, [reference])]));
+
+    const s = scanner('confirmed', { readLimit: 2 });
+    const first = await s.scan(expectSol(reference, 0.25));
+    assert.deepEqual(first.map((c) => [c.signature, c.verdict]), [[real, 'paid'], [spam[0], 'invalid']], 'the oldest two: the payment is not starved');
+    assert.equal(s.rpcCalls, 1 + 2);
+    const second = await s.scan(expectSol(reference, 0.25));
+    assert.deepEqual(second.map((c) => c.signature), [real, ...spam]);
+    assert.equal(s.rpcCalls, 3 + 1 + 2);
+    assert.deepEqual(second.map((c) => c.reason), [null, 'recipient_not_credited', 'recipient_not_credited', 'recipient_not_credited']);
+  });
+
   it('stops at signatureLimit, newest first', async () => {
     const reference = newReference();
     const signatures: string[] = [];
@@ -256,6 +274,7 @@ describe('ReferenceScanner on the localnet', () => {
     assert.throws(() => s.scan(expectSol(newReference(), 0)), RangeError);
     assert.throws(() => new ReferenceScanner(connection, { commitment: 'processed' as 'confirmed' }), TypeError);
     assert.throws(() => new ReferenceScanner(connection, { commitment: 'confirmed', pageSize: 1001 }), RangeError);
+    assert.throws(() => new ReferenceScanner(connection, { commitment: 'confirmed', readLimit: 0 }), RangeError);
   });
 
   it('shares one run between concurrent scans of the same payment', async () => {
