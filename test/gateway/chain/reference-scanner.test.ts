@@ -9,7 +9,7 @@ import { TOKEN_2022_PROGRAM_ID } from '@solana/spl-token';
 import { startLocalnet, payUrl, type Localnet } from '../../../src/localnet/index.js';
 import { encodeTransferRequestUrl } from '../../../src/core/solana-pay.js';
 import { createTransferInstructions } from '../../../src/solana/transfer.js';
-import { ReferenceScanner, type ExpectedTransfer } from '../../../src/gateway/chain/index.js';
+import { ReferenceScanner, type ExpectedTransfer, type ReferenceScannerOptions } from '../../../src/gateway/chain/index.js';
 import { createMintWithSupply, createTokenAccount, newReference, send, transferWithKeys } from './localnet-helpers.js';
 
 /** Slots before a transaction is finalized. High, so nothing finalizes unless a test steps the chain. */
@@ -30,7 +30,7 @@ before(async () => {
 });
 after(() => localnet.close());
 
-const scanner = (commitment: 'confirmed' | 'finalized' = 'confirmed', options: { pageSize?: number; signatureLimit?: number } = {}) =>
+const scanner = (commitment: 'confirmed' | 'finalized' = 'confirmed', options: Omit<ReferenceScannerOptions, 'commitment'> = {}) =>
   new ReferenceScanner(connection, { commitment, ...options });
 
 function expectSol(reference: PublicKey, sol: number, over: Partial<ExpectedTransfer> = {}): ExpectedTransfer {
