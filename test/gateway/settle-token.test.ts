@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- JSON bodies in tests are read loosely */
 /**
  * Token (USDC) payments on the localnet: happy path, a look-alike token of another mint, the
  * merchant without a token account, and the Solana Pay transaction request signed by a wallet.

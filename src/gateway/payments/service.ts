@@ -182,6 +182,16 @@ export class PaymentService {
     return p;
   }
 
+  /**
+   * Starts a check if one is due (same coalescing as check) without waiting for it: the browser's
+   * verify answers from the database at once and sees the result on its next poll.
+   */
+  requestCheck(paymentId: string): void {
+    this.check(paymentId).catch((error: unknown) => {
+      this.config.log(`[gateway] check of ${paymentId} failed: ${(error as Error)?.message ?? String(error)}`);
+    });
+  }
+
   private async runCheck(paymentId: string): Promise<PaymentRow | undefined> {
     const row = await this.store.getPayment(paymentId);
     if (!row) return undefined;
