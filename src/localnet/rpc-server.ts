@@ -88,6 +88,10 @@ export async function startRpcServer(chain: LocalChain, options: RpcServerOption
       if (!res.headersSent) send(res, 500, 'Internal Server Error', 'text/plain');
     });
   });
+  // Clients (web3.js, undici) keep connections alive for a few seconds; closing idle ones
+  // later than they do avoids the race where a request meets a socket the server just closed.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
