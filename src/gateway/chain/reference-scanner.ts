@@ -185,6 +185,7 @@ export class ReferenceScanner {
     return { check: checkTransfer(tx, expected), slot: tx.slot, blockTime: tx.blockTime ?? null };
   }
 
+  /** Final for good: finalized, and (where money is judged) read at finalized. */
   #isDone(known: Known): boolean {
     if (known.status !== 'finalized') return false;
     return this.#commitment === 'confirmed' || known.readAt === 'finalized' || known.check.verdict === 'invalid';
@@ -208,7 +209,8 @@ export class ReferenceScanner {
         ...known.check,
         slot: known.slot,
         blockTime: known.blockTime,
-        reachedCommitment: this.#commitment === 'confirmed' || (known.status === 'finalized' && (known.readAt === 'finalized' || known.check.verdict === 'invalid')),
+        // Listing happens at 'confirmed', so everything listed has reached 'confirmed'.
+        reachedCommitment: this.#commitment === 'confirmed' || this.#isDone(known),
       }));
   }
 }
