@@ -17,6 +17,11 @@ export interface ReferenceScannerOptions {
    * next scans. Bounds the time and cost of one scan when a reference is flooded. Default 1,000.
    */
   readLimit?: number;
+  /**
+   * References whose checks stay cached; the least recently scanned is dropped beyond this (it then costs a
+   * fresh read if scanned again). Bounds memory when the caller never calls forget(). Default 10,000.
+   */
+  maxCachedReferences?: number;
 }
 
 /** What the scanner remembers about one transaction that mentions a reference. */
@@ -46,6 +51,7 @@ interface ReferenceState {
 const MAX_PAGE = 1000;
 const DEFAULT_SIGNATURE_LIMIT = 10_000;
 const DEFAULT_READ_LIMIT = 1000;
+const DEFAULT_MAX_CACHED_REFERENCES = 10_000;
 
 /**
  * Finds every transaction that mentions a payment's reference and checks each one (DESIGN §5), oldest first.
@@ -65,6 +71,7 @@ export class ReferenceScanner {
   readonly #signatureLimit: number;
   readonly #pageSize: number;
   readonly #readLimit: number;
+  readonly #maxCachedReferences: number;
   readonly #states = new Map<string, ReferenceState>();
   readonly #inFlight = new Map<string, { fingerprint: string; scan: Promise<TransferCandidate[]> }>();
 
@@ -78,11 +85,19 @@ export class ReferenceScanner {
     if (!Number.isInteger(signatureLimit) || signatureLimit < 1) throw new RangeError('signatureLimit must be a positive integer');
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE) throw new RangeError('pageSize must be an integer from 1 to 1000');
     if (!Number.isInteger(readLimit) || readLimit < 1) throw new RangeError('readLimit must be a positive integer');
+    const maxCachedReferences = options.maxCachedReferences ?? DEFAULT_MAX_CACHED_REFERENCES;
+    if (!Number.isInteger(maxCachedReferences) || maxCachedReferences < 1) throw new RangeError('maxCachedReferences must be a positive integer');
     this.#connection = connection;
     this.#commitment = options.commitment;
     this.#signatureLimit = signatureLimit;
     this.#pageSize = pageSize;
     this.#readLimit = readLimit;
+    this.#maxCachedReferences = maxCachedReferences;
+  }
+
+  /** How many references have cached checks (for monitoring and tests). */
+  get cachedReferences(): number {
+    return this.#states.size;
   }
 
   /** Every transaction found on the reference with its verdict, oldest first. Concurrent scans of one payment share one run. */
@@ -106,10 +121,11 @@ export class ReferenceScanner {
   async #scan(expected: ExpectedTransfer, fingerprint: string): Promise<TransferCandidate[]> {
     const reference = new PublicKey(expected.reference);
     let state = this.#states.get(expected.reference);
-    if (state?.fingerprint !== fingerprint) {
-      state = { fingerprint, known: new Map(), floor: undefined, nextOrder: 0 };
-      this.#states.set(expected.reference, state);
-    }
+    if (state?.fingerprint !== fingerprint) state = { fingerprint, known: new Map(), floor: undefined, nextOrder: 0 };
+    // Re-inserting keeps the Map in least-recently-scanned order, so the first key is the one to evict.
+    this.#states.delete(expected.reference);
+    this.#states.set(expected.reference, state);
+    while (this.#states.size > this.#maxCachedReferences) this.#states.delete(this.#states.keys().next().value!);
 
     const { signatures, complete } = await this.#listSignatures(reference, state.floor);
     const oldestFirst = [...signatures].reverse();

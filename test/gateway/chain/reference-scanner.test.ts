@@ -264,6 +264,25 @@ describe('ReferenceScanner on the localnet', () => {
     assert.equal(s.rpcCalls, 5 + 1, 'below the floor: one call that returns nothing new');
   });
 
+  it('keeps at most maxCachedReferences references cached, dropping the least recently scanned', async () => {
+    const [a, b, c] = [newReference(), newReference(), newReference()];
+    await pay(solUrl(a, '1'));
+    await pay(solUrl(b, '1'));
+    const s = scanner('confirmed', { maxCachedReferences: 2 });
+    await s.scan(expectSol(a, 1));
+    await s.scan(expectSol(b, 1));
+    await s.scan(expectSol(c, 1)); // a is the least recently scanned: dropped
+    assert.equal(s.cachedReferences, 2);
+
+    let calls = s.rpcCalls;
+    assert.equal((await s.scan(expectSol(b, 1)))[0]?.verdict, 'paid');
+    assert.equal(s.rpcCalls - calls, 1, 'b is still cached: list only');
+    calls = s.rpcCalls;
+    assert.equal((await s.scan(expectSol(a, 1)))[0]?.verdict, 'paid', 'a dropped reference is simply scanned afresh');
+    assert.equal(s.rpcCalls - calls, 2, 'a was dropped: list and read again');
+    assert.equal(s.cachedReferences, 2);
+  });
+
   it('throws RPC failures instead of turning them into a verdict', async () => {
     const down = new ReferenceScanner(new Connection('http://127.0.0.1:9/', { commitment: 'confirmed', disableRetryOnRateLimit: true }), { commitment: 'confirmed' });
     await assert.rejects(down.scan(expectSol(newReference(), 1)));
