@@ -84,7 +84,12 @@ ${USAGE}
 const http = require('node:http');
 const loaded = Object.keys(require.cache);
 const handler = express.webhookHandler({ secret, onEvent() {}, onError(e) { result.sharedClass = e instanceof server.WebhookVerificationError; } });
-const srv = http.createServer((req, res) => { req.body = { already: 'parsed' }; handler(req, res); });
+// Like express.json() before the handler: the stream is consumed and req.body is an object.
+const srv = http.createServer((req, res) => {
+  let text = '';
+  req.on('data', (c) => (text += c));
+  req.on('end', () => { req.body = JSON.parse(text); handler(req, res); });
+});
 srv.listen(0, '127.0.0.1', async () => {
   const r = await fetch('http://127.0.0.1:' + srv.address().port, { method: 'POST', body: signed.body, headers: signed.headers });
   result.parsedStatus = r.status;

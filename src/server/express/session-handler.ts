@@ -40,9 +40,14 @@ function normalizeOrigins(origins: readonly string[] | undefined): Set<string> |
   );
 }
 
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+}
+
 /** Parses a JSON body into req.body unless a body parser already did. */
 async function ensureBody(req: IncomingMessage & { body?: unknown }): Promise<void> {
-  if (req.body !== undefined || alreadyRead(req)) return;
+  // A parser already ran; or something set a real body. (Express 4's parsers leave {} on requests they skip.)
+  if (alreadyRead(req) || (req.body !== undefined && !isEmptyObject(req.body))) return;
   const raw = await readRawBody(req, MAX_BODY);
   if (raw.length === 0) return;
   const type = String(req.headers['content-type'] ?? '');

@@ -54,7 +54,8 @@ export function webhookHandler<Req extends IncomingMessage = IncomingMessage>(op
     const body = (req as { body?: unknown }).body;
     if (typeof body === 'string' || body instanceof Uint8Array) {
       raw = body; // express.raw()/express.text() ran before us: fine, those are the exact bytes
-    } else if (body !== undefined || alreadyRead(req)) {
+      // (Express 4's body parsers set req.body = {} even when they skip a request: only a consumed stream counts.)
+    } else if (alreadyRead(req)) {
       // express.json() (or similar) ran first: the exact bytes are gone. A 500 makes the gateway retry once fixed.
       const error = new WebhookVerificationError(
         WEBHOOK_ERROR_CODES.bodyParsed,
