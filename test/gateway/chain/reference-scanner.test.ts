@@ -113,6 +113,15 @@ describe('ReferenceScanner on the localnet', () => {
     assert.deepEqual([candidate?.verdict, candidate?.reason], ['invalid', 'recipient_not_credited']);
   });
 
+  it('rejects USDC paid to another wallet, even with the reference and the exact amount', async () => {
+    const other = Keypair.generate().publicKey;
+    await createTokenAccount(localnet, other, usdc);
+    const reference = newReference();
+    await pay(encodeTransferRequestUrl({ recipient: other.toBase58(), amount: '5', splToken: usdc.toBase58(), references: [reference.toBase58()] }));
+    const [candidate] = await scanner().scan({ reference: reference.toBase58(), recipient: merchant.toBase58(), mint: usdc.toBase58(), amount: 5_000_000n, memo: null });
+    assert.deepEqual([candidate?.verdict, candidate?.reason, candidate?.amountReceived], ['invalid', 'recipient_not_credited', 0n]);
+  });
+
   it('rejects a failed transaction, then still finds the real payment after it', async () => {
     const reference = newReference();
     const broke = Keypair.generate();
