@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { webhooks, WebhookVerificationError, WEBHOOK_ERROR_CODES as CODES, type PaymentEvent } from '../../src/server/index.js';
 
@@ -137,4 +138,30 @@ test('deliveries signed by the official library verify; ours verify with it', ()
   assert.deepEqual(webhooks.verify(body, headers, secret), event);
   const ours = webhooks.sign(event, secret);
   assert.deepEqual(new Webhook(secret).verify(ours.body, ours.headers), event);
+});
+
+test('garbage in any header or body is refused with a WebhookVerificationError, never another exception', () => {
+  const secret = newSecret();
+  const signed = webhooks.sign(event, secret);
+  const genuine = Object.values(signed.headers).map((v) => fc.constant(v));
+  const headerValue = fc.oneof(fc.string(), fc.stringMatching(/^\d{1,12}$/), ...genuine);
+  fc.assert(
+    fc.property(
+      fc.oneof(fc.string(), fc.constant(signed.body), fc.uint8Array().map((a) => Buffer.from(a))),
+      fc.record({ 'webhook-id': headerValue, 'webhook-timestamp': headerValue, 'webhook-signature': headerValue }, { requiredKeys: [] }),
+      (body, headers) => {
+        try {
+          webhooks.verify(body, headers, secret);
+          // Only the genuine delivery may pass.
+          assert.equal(String(body), signed.body);
+          assert.equal(headers['webhook-id'], signed.headers['webhook-id']);
+          assert.equal(headers['webhook-timestamp'], signed.headers['webhook-timestamp']);
+          assert.equal(headers['webhook-signature'], signed.headers['webhook-signature']);
+        } catch (error) {
+          assert.ok(error instanceof WebhookVerificationError, String(error));
+        }
+      },
+    ),
+    { numRuns: 500 },
+  );
 });
