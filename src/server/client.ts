@@ -14,7 +14,7 @@ import type {
   PublicPayment,
 } from '../core/payment.js';
 import { PAYMENT_TOKEN_HEADER } from '../core/payment.js';
-import { InvalidRequestError, SvcError } from './errors.js';
+import { ConflictError, InvalidRequestError, SvcError } from './errors.js';
 import { listPromise, iterateAll, type ListPromise, type PageParams } from './pagination.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './retry.js';
 import { Transport, type RequestOptions } from './transport.js';
@@ -90,9 +90,22 @@ class Payments {
     return { [Symbol.asyncIterator]: () => iterateAll(this.page(params, options), params, (p) => this.page(p, options)) };
   }
 
-  /** Cancels a pending payment; a ConflictError when it is no longer pending. */
-  cancel(id: string, options?: RequestOptions): Promise<Payment> {
-    return this.http.request({ method: 'POST', path: `/api/v1/payments/${checkId(id, 'payment')}/cancel` }, options);
+  /**
+   * Cancels a pending payment; a ConflictError when it is no longer pending. The gateway does not
+   * replay cancels by Idempotency-Key, so when a retried cancel meets a conflict, the first
+   * attempt may have worked with its answer lost: the payment is read, and returned if cancelled.
+   */
+  async cancel(id: string, options?: RequestOptions): Promise<Payment> {
+    let retried = false;
+    const path = `/api/v1/payments/${checkId(id, 'payment')}/cancel`;
+    try {
+      return await this.http.request<Payment>({ method: 'POST', path, onRetry: () => (retried = true) }, options);
+    } catch (error) {
+      if (!(retried && error instanceof ConflictError)) throw error;
+      const payment = await this.retrieve(id, options);
+      if (payment.status === 'cancelled') return payment;
+      throw error;
+    }
   }
 
   /** Asks the gateway to check the chain now, and returns the payment as it then stands. */

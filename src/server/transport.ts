@@ -38,6 +38,8 @@ export interface Call {
   headers?: Record<string, string>;
   /** false for /api/public calls, which must not carry the secret key. */
   auth?: boolean;
+  /** Told before each retry, so a caller can tell "failed" from "may have succeeded, answer lost". */
+  onRetry?: () => void;
 }
 
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
@@ -77,7 +79,7 @@ export class Transport {
       } catch (error) {
         if (error instanceof SvcError && error.code === 'aborted') throw error;
         if (!canRetry) throw error;
-        await this.pause(attempt, undefined, options.signal);
+        await this.pause(attempt, undefined, options.signal, call.onRetry);
         continue;
       }
       if (outcome instanceof SvcError) throw outcome;
@@ -87,7 +89,7 @@ export class Transport {
       if (!canRetry || !isRetryable(outcome.status, error.code)) throw error;
       const retryAfter = parseRetryAfter(outcome.headers.get('retry-after'));
       if (retryAfter !== undefined && retryAfter > this.config.backoff.maxRetryAfter) throw error;
-      await this.pause(attempt, retryAfter, options.signal);
+      await this.pause(attempt, retryAfter, options.signal, call.onRetry);
     }
   }
 
@@ -99,7 +101,8 @@ export class Transport {
     return url.toString();
   }
 
-  private async pause(retry: number, retryAfter: number | undefined, signal?: AbortSignal): Promise<void> {
+  private async pause(retry: number, retryAfter: number | undefined, signal?: AbortSignal, onRetry?: () => void): Promise<void> {
+    onRetry?.();
     try {
       await sleep(retryDelay(retry, this.config.backoff, retryAfter), signal);
     } catch (reason) {

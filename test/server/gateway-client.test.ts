@@ -169,6 +169,18 @@ test('a flaky proxy (dropped connection, lost answer, 500) ends in one payment, 
   assert.deepEqual(listed.data.map((p) => p.id), [created.id], 'the gateway holds exactly one payment');
 });
 
+test('a cancel whose answer was lost is retried and still reports the cancelled payment', async (t) => {
+  const created = await client.payments.create({ amount: '1.00', currency: 'USDC' });
+  const proxy = await flakyProxy(stack.gatewayUrl, ['drop-after-forward']);
+  t.after(() => proxy.close());
+  const flaky = new SvcClient({ apiKey: stack.merchant.secretKey, baseUrl: proxy.url, maxRetries: 2, ...fast });
+  const cancelled = await flaky.payments.cancel(created.id);
+  assert.equal(cancelled.status, 'cancelled');
+  assert.equal(proxy.seen.filter((r) => r.url.endsWith('/cancel')).length, 2, 'the retry met the conflict');
+  // Without a retry, a conflict stays a conflict.
+  await assert.rejects(client.payments.cancel(created.id), ConflictError);
+});
+
 test('a gateway answer slower than the timeout: the retry gets the same payment', async (t) => {
   const proxy = await flakyProxy(stack.gatewayUrl, ['stall']);
   t.after(() => proxy.close());
