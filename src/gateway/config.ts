@@ -76,7 +76,7 @@ export function defaultConfig(): GatewayConfig {
     currencies: [],
     defaultExpiresInSeconds: 900,
     lateWatchMs: 24 * 3600_000,
-    watcher: { tickMs: 250, minCheckIntervalMs: 2_000, batchSize: 200, concurrency: 8, lateIntervalMs: 30_000 },
+    watcher: { tickMs: 100, minCheckIntervalMs: 2_000, batchSize: 200, concurrency: 8, lateIntervalMs: 30_000 },
     webhooks: {
       retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS,
       jitter: 0.1,
@@ -168,7 +168,8 @@ function envMs(env: NodeJS.ProcessEnv, name: string): number | undefined {
 /**
  * Tuning knobs, environment only (tests and benchmarks compress time with them):
  * WEBHOOK_RETRY_SCHEDULE_MS (comma-separated), WEBHOOK_TIMEOUT_MS, WEBHOOK_LEASE_MS,
- * WATCHER_TICK_MS, WATCHER_MIN_CHECK_INTERVAL_MS, LATE_WATCH_INTERVAL_MS.
+ * WATCHER_TICK_MS, WATCHER_MIN_CHECK_INTERVAL_MS, LATE_WATCH_INTERVAL_MS,
+ * RATE_LIMIT_PER_PAYMENT and RATE_LIMIT_PER_CLIENT ("RATE,BURST").
  */
 function applyTuningEnv(config: GatewayConfig, env: NodeJS.ProcessEnv): void {
   const schedule = env.WEBHOOK_RETRY_SCHEDULE_MS;
@@ -184,6 +185,17 @@ function applyTuningEnv(config: GatewayConfig, env: NodeJS.ProcessEnv): void {
   config.watcher.tickMs = envMs(env, 'WATCHER_TICK_MS') ?? config.watcher.tickMs;
   config.watcher.minCheckIntervalMs = envMs(env, 'WATCHER_MIN_CHECK_INTERVAL_MS') ?? config.watcher.minCheckIntervalMs;
   config.watcher.lateIntervalMs = envMs(env, 'LATE_WATCH_INTERVAL_MS') ?? config.watcher.lateIntervalMs;
+  config.rateLimits.perPayment = envRate(env, 'RATE_LIMIT_PER_PAYMENT') ?? config.rateLimits.perPayment;
+  config.rateLimits.perClient = envRate(env, 'RATE_LIMIT_PER_CLIENT') ?? config.rateLimits.perClient;
+}
+
+/** "RATE,BURST": requests per second and bucket size. */
+function envRate(env: NodeJS.ProcessEnv, name: string): RateLimitConfig | undefined {
+  const v = env[name];
+  if (!v) return undefined;
+  const [rate, burst] = v.split(',').map((x) => Number(x.trim()));
+  if (!rate || !burst || rate <= 0 || burst < 1) throw new ConfigError(`${name} must be "RATE,BURST" (requests per second, bucket size), got "${v}"`);
+  return { ratePerSecond: rate, burst };
 }
 
 /** Merges a partial config (programmatic use) over the defaults, nested sections included. */

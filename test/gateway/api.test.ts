@@ -43,7 +43,7 @@ describe('basics', () => {
     const res = await api(gw.url, '/healthz');
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, { status: 'ok' });
-    assert.match(res.headers.get('x-request-id') ?? '', /^req_[0-9a-f]{24}$/);
+    assert.match(res.headers.get('x-request-id') ?? '', /^req_[0-9a-f]{20}$/);
     assert.equal(res.headers.get('x-powered-by'), null);
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
   });

@@ -3,11 +3,14 @@ import type { RequestHandler } from 'express';
 import { ApiError } from './problem.js';
 
 const INCOMING_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+// Unique, not secret: a random per-process prefix and a counter (cheaper than random bytes per request).
+const ID_PREFIX = 'req_' + randomBytes(6).toString('hex');
+let counter = 0;
 
 /** Every response carries x-request-id: the caller's own when it looks sane, else a fresh one. */
 export const requestId: RequestHandler = (req, res, next) => {
   const incoming = req.get('x-request-id');
-  const id = incoming && INCOMING_ID.test(incoming) ? incoming : 'req_' + randomBytes(12).toString('hex');
+  const id = incoming && INCOMING_ID.test(incoming) ? incoming : `${ID_PREFIX}${(counter++).toString(16).padStart(8, '0')}`;
   res.setHeader('x-request-id', id);
   next();
 };

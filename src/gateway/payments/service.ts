@@ -187,12 +187,16 @@ export class PaymentService {
    * verify answers from the database at once and sees the result on its next poll.
    */
   requestCheck(paymentId: string): void {
+    if (this.inFlight.has(paymentId)) return;
+    const last = this.lastCheckAt.get(paymentId);
+    if (last !== undefined && this.now() - last < this.config.watcher.minCheckIntervalMs) return;
     this.check(paymentId).catch((error: unknown) => {
       this.config.log(`[gateway] check of ${paymentId} failed: ${(error as Error)?.message ?? String(error)}`);
     });
   }
 
   private async runCheck(paymentId: string): Promise<PaymentRow | undefined> {
+    const startedAt = this.now();
     const row = await this.store.getPayment(paymentId);
     if (!row) return undefined;
     if (!this.needsChecking(row)) {
@@ -215,14 +219,15 @@ export class PaymentService {
       this.config.log(`[gateway] chain check of ${row.id} failed: ${(error as Error)?.message ?? String(error)}`);
     }
     let current = row;
-    if (candidates) current = (await this.apply(row, candidates)) ?? current;
-    current = (await this.store.getPayment(paymentId)) ?? current;
+    // Most checks find nothing new: no writes then, and no re-reads.
+    if (candidates && candidates.length > 0) current = (await this.apply(row, candidates)) ?? current;
     if (current.status === 'pending' && this.now() >= Date.parse(current.expires_at)) {
       await this.transition(current, 'payment.expired', { status: 'expired' });
       current = (await this.store.getPayment(paymentId)) ?? current;
     }
-    await this.store.scheduleCheck(current.id, this.nextCheckAt(current, candidates), current.checks + 1);
-    return (await this.store.getPayment(paymentId)) ?? current;
+    const next = this.nextCheckAt(current, candidates, startedAt);
+    await this.store.scheduleCheck(current.id, next, current.checks + 1);
+    return { ...current, next_check_at: next, checks: current.checks + 1 };
   }
 
   private needsChecking(row: PaymentRow): boolean {
@@ -237,8 +242,9 @@ export class PaymentService {
   }
 
   /** When to look again: often while young or awaiting commitment, slower as the payment ages. */
-  private nextCheckAt(row: PaymentRow, candidates: TransferCandidate[] | null): string | null {
-    const now = this.now();
+  private nextCheckAt(row: PaymentRow, candidates: TransferCandidate[] | null, checkStartedAt: number): string | null {
+    // Counted from the start of the check, so the interval between checks is the delay itself.
+    const now = checkStartedAt;
     const { minCheckIntervalMs, lateIntervalMs } = this.config.watcher;
     if (row.status === 'confirmed') return null;
     let delay: number;

@@ -11,6 +11,27 @@ function isSqliteUniqueViolation(error: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/**
+ * Kysely prepares every query anew; preparing costs more than running these small queries, and the
+ * gateway issues a few dozen distinct SQL strings only. So statements are prepared once and reused
+ * (better-sqlite3 statements are reusable; the driver runs one query at a time).
+ */
+function withStatementCache(database: BetterSqlite3.Database) {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        stmt = database.prepare(sql);
+        if (cache.size > 500) cache.clear(); // a bound, in case queries are ever built with inlined values
+        cache.set(sql, stmt);
+      }
+      return stmt;
+    },
+  };
+}
+
 export async function openSqliteStore(path: string): Promise<KyselyStore> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new BetterSqlite3(path);
@@ -19,7 +40,7 @@ export async function openSqliteStore(path: string): Promise<KyselyStore> {
   database.pragma('foreign_keys = ON');
   // Another process (the CLI creating a merchant) may hold the write lock briefly.
   database.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   const store = new KyselyStore(db, isSqliteUniqueViolation);
   await store.migrate();
   return store;

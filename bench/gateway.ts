@@ -1,0 +1,301 @@
+/**
+ * Gateway benchmarks (issue 3 §8), printed as a table. One gateway process (the svc-gateway CLI,
+ * SQLite, default watcher settings) against an in-process localnet, behind an RPC proxy that counts
+ * the calls per reference.
+ *
+ *   A. public verify throughput and latency with 1,000 pending payments polled concurrently
+ *   B. RPC calls per pending payment per minute with 1, 10 and 100 pollers per payment
+ *   C. detection latency (transaction confirmed → status confirmed) and webhook latency
+ *      (confirmed → delivered), over sequential SOL payments
+ *
+ * Usage: npm run bench:gateway [-- --quick]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { Agent, createServer, request, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Connection, Keypair, PublicKey } from '@solana/web3.js';
+import { createMerchant } from '../src/gateway/index.js';
+import { startLocalnet } from '../src/localnet/index.js';
+import { createTransferTransaction } from '../src/solana/transfer.js';
+
+const quick = process.argv.includes('--quick');
+const root = fileURLToPath(new URL('..', import.meta.url));
+const PAYMENTS_A = quick ? 200 : 1000;
+const CONCURRENCY_A = 64;
+const DURATION_A_MS = quick ? 3_000 : 10_000;
+const PAYMENTS_B = 10;
+const WINDOW_B_MS = quick ? 10_000 : 60_000;
+const POLLERS_B = [1, 10, 100];
+const PAYMENTS_C = quick ? 8 : 30;
+
+const results: { measure: string; value: string; target: string; ok: boolean | null }[] = [];
+const log = (s: string) => process.stderr.write(s + '\n');
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function readBody(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    res.on('error', reject);
+  });
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+
+function http(method: string, url: string, headers: Record<string, string>, body?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: { ...headers, ...(body ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}) }, agent }, (res) => {
+      readBody(res).then((b) => resolve({ status: res.statusCode ?? 0, body: b }), reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** JSON-RPC proxy in front of the localnet that counts getSignaturesForAddress calls per address. */
+async function startCountingProxy(target: string) {
+  const perAddress = new Map<string, number>();
+  let total = 0;
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    total++;
+    try {
+      const msgs = JSON.parse(body);
+      for (const m of Array.isArray(msgs) ? msgs : [msgs]) {
+        if (m?.method === 'getSignaturesForAddress') {
+          const a = String(m.params?.[0]);
+          perAddress.set(a, (perAddress.get(a) ?? 0) + 1);
+        }
+      }
+    } catch {
+      // not JSON: forwarded as is
+    }
+    const upstream = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    res.writeHead(upstream.status, { 'content-type': 'application/json' });
+    res.end(await upstream.text());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    perAddress,
+    total: () => total,
+    close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }),
+  };
+}
+
+async function startReceiver() {
+  const arrivals = new Map<string, { at: number; event: { type: string; timestamp: string; data: { payment: { id: string } } } }>();
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    const at = Date.now();
+    const event = JSON.parse(body);
+    if (event.type === 'payment.confirmed') arrivals.set(event.data.payment.id, { at, event });
+    res.end('ok');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    arrivals,
+    close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }),
+  };
+}
+
+async function spawnGateway(args: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/gateway/cli.ts', 'start', '--port', '0', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (c: Buffer) => {
+      err += c.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`gateway exited ${code}: ${err}`)));
+  });
+  return { url, child };
+}
+
+async function main() {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
+  const localnet = await startLocalnet({ port: 0 });
+  const proxy = await startCountingProxy(localnet.rpcUrl);
+  const receiver = await startReceiver();
+  const wallet = Keypair.generate();
+  await localnet.airdrop(wallet.publicKey.toBase58(), { sol: 1 });
+  const db = join(dir, 'gateway.db');
+  const merchant = await createMerchant({ databasePath: db }, { name: 'Bench Shop', recipient: wallet.publicKey.toBase58(), webhookUrl: receiver.url });
+  // Default watcher and webhook settings; only the rate limits are opened up (the load comes from one address).
+  const gateway = await spawnGateway(['--database', db, '--rpc', proxy.url], {
+    RATE_LIMIT_PER_PAYMENT: '1000,1000',
+    RATE_LIMIT_PER_CLIENT: '1000000,1000000',
+  });
+  const auth = { authorization: `Bearer ${merchant.secretKey}` };
+  const createPayments = async (n: number) => {
+    const out: { id: string; token: string; reference: string; url: string }[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < n) {
+          next++;
+          const r = await http('POST', `${gateway.url}/api/v1/payments`, auth, JSON.stringify({ amount: '0.001', currency: 'SOL' }));
+          const p = JSON.parse(r.body);
+          out.push({ id: p.id, token: p.paymentToken, reference: p.reference, url: p.url });
+        }
+      }),
+    );
+    return out;
+  };
+
+  try {
+    // ---- A. public verify under load
+    log(`A: creating ${PAYMENTS_A} pending payments…`);
+    const pendingA = await createPayments(PAYMENTS_A);
+    log(`A: ${CONCURRENCY_A} concurrent pollers for ${DURATION_A_MS / 1000} s…`);
+    const latencies: number[] = [];
+    let errors = 0;
+    let statuses = new Map<number, number>();
+    const end = performance.now() + DURATION_A_MS;
+    let cursor = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY_A }, async () => {
+        while (performance.now() < end) {
+          const p = pendingA[cursor++ % pendingA.length]!;
+          const t0 = performance.now();
+          try {
+            const r = await http('POST', `${gateway.url}/api/public/payments/${p.id}/verify`, { 'x-service-payment-token': p.token });
+            statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+            if (r.status !== 200) errors++;
+          } catch {
+            errors++;
+          }
+          latencies.push(performance.now() - t0);
+        }
+      }),
+    );
+    const elapsed = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    const rps = latencies.length / elapsed;
+    const p50 = percentile(latencies, 50);
+    const p99 = percentile(latencies, 99);
+    results.push({ measure: `public verify throughput (${PAYMENTS_A} pending, ${CONCURRENCY_A} connections)`, value: `${rps.toFixed(0)} req/s`, target: '≥ 3000 req/s', ok: rps >= 3000 });
+    results.push({ measure: 'public verify latency p50 / p99', value: `${p50.toFixed(1)} ms / ${p99.toFixed(1)} ms`, target: 'p99 ≤ 25 ms', ok: p99 <= 25 });
+    results.push({ measure: 'public verify non-200 answers', value: `${errors} of ${latencies.length} ${JSON.stringify(Object.fromEntries(statuses))}`, target: '0', ok: errors === 0 });
+    statuses = new Map();
+    // Stop watching them: cancel (late watch then checks them only every 30 s).
+    for (const p of pendingA) await http('POST', `${gateway.url}/api/v1/payments/${p.id}/cancel`, auth);
+
+    // ---- B. RPC calls per pending payment per minute, by pollers per payment
+    for (const pollers of POLLERS_B) {
+      const set = await createPayments(PAYMENTS_B);
+      const before = set.map((p) => proxy.perAddress.get(p.reference) ?? 0);
+      const stop = performance.now() + WINDOW_B_MS;
+      const t0 = performance.now();
+      await Promise.all(
+        set.flatMap((p) =>
+          Array.from({ length: pollers }, async (_v, i) => {
+            await new Promise((r) => setTimeout(r, (i * 1000) / pollers)); // spread the pollers over the second
+            while (performance.now() < stop) {
+              await http('POST', `${gateway.url}/api/public/payments/${p.id}/verify`, { 'x-service-payment-token': p.token });
+              await new Promise((r) => setTimeout(r, 1000));
+            }
+          }),
+        ),
+      );
+      const minutes = (performance.now() - t0) / 60_000;
+      const calls = set.map((p, i) => (proxy.perAddress.get(p.reference) ?? 0) - before[i]!);
+      const perMin = calls.reduce((a, b) => a + b, 0) / set.length / minutes;
+      const worst = Math.max(...calls) / minutes;
+      results.push({
+        measure: `RPC calls per pending payment per minute, ${pollers} poller(s)/payment at 1/s`,
+        value: `${perMin.toFixed(1)} avg, ${worst.toFixed(1)} max`,
+        target: '≤ 30',
+        ok: worst <= 30,
+      });
+      for (const p of set) await http('POST', `${gateway.url}/api/v1/payments/${p.id}/cancel`, auth);
+    }
+
+    // ---- C. detection and webhook latency
+    log(`C: ${PAYMENTS_C} sequential payments…`);
+    const connection = new Connection(localnet.rpcUrl, 'confirmed');
+    const payer = Keypair.generate();
+    await localnet.airdrop(payer.publicKey.toBase58(), { sol: 5 });
+    const detection: number[] = [];
+    const webhook: number[] = [];
+    for (let i = 0; i < PAYMENTS_C; i++) {
+      const [p] = await createPayments(1);
+      // Random phase against the watcher's schedule, as real payers arrive.
+      await new Promise((r) => setTimeout(r, Math.random() * 2000));
+      const tx = await createTransferTransaction(connection, {
+        payer: payer.publicKey,
+        recipient: wallet.publicKey,
+        amount: 1_000_000n,
+        references: [new PublicKey(p!.reference)],
+      });
+      tx.sign(payer);
+      const sig = await connection.sendRawTransaction(tx.serialize());
+      let confirmedAt = 0;
+      for (;;) {
+        const st = (await connection.getSignatureStatuses([sig])).value[0];
+        if (st?.confirmationStatus === 'confirmed' || st?.confirmationStatus === 'finalized') {
+          confirmedAt = Date.now();
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      const deadline = Date.now() + 30_000;
+      while (!receiver.arrivals.has(p!.id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      const arrival = receiver.arrivals.get(p!.id);
+      if (!arrival) throw new Error(`payment ${p!.id} not confirmed within 30 s`);
+      const statusAt = Date.parse(arrival.event.timestamp);
+      detection.push(Math.max(0, statusAt - confirmedAt));
+      webhook.push(arrival.at - statusAt);
+    }
+    detection.sort((a, b) => a - b);
+    webhook.sort((a, b) => a - b);
+    results.push({
+      measure: `detection latency (tx confirmed → status confirmed), ${PAYMENTS_C} payments`,
+      value: `p50 ${percentile(detection, 50).toFixed(0)} ms, p90 ${percentile(detection, 90).toFixed(0)} ms, max ${detection.at(-1)!.toFixed(0)} ms`,
+      target: 'p50 ≤ 1000 ms',
+      ok: percentile(detection, 50) <= 1000,
+    });
+    results.push({
+      measure: 'webhook latency (status confirmed → delivered)',
+      value: `p50 ${percentile(webhook, 50).toFixed(0)} ms, p90 ${percentile(webhook, 90).toFixed(0)} ms, max ${webhook.at(-1)!.toFixed(0)} ms`,
+      target: 'p50 ≤ 200 ms',
+      ok: percentile(webhook, 50) <= 200,
+    });
+  } finally {
+    gateway.child.kill('SIGTERM');
+    await new Promise((r) => gateway.child.once('exit', r));
+    agent.destroy();
+    await receiver.close();
+    await proxy.close();
+    await localnet.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+
+  const w = Math.max(...results.map((r) => r.measure.length));
+  const v = Math.max(...results.map((r) => r.value.length));
+  console.log(`\nsvc-gateway benchmark (${quick ? 'quick' : 'full'}), node ${process.version}, ${new Date().toISOString()}`);
+  console.log(`${'measure'.padEnd(w)}  ${'value'.padEnd(v)}  target`);
+  console.log(`${'-'.repeat(w)}  ${'-'.repeat(v)}  ------`);
+  for (const r of results) console.log(`${r.measure.padEnd(w)}  ${r.value.padEnd(v)}  ${r.target}${r.ok === null ? '' : r.ok ? '  ok' : '  MISSED'}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
