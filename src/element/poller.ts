@@ -27,6 +27,9 @@ export function failureDelay(failures: number, random = Math.random()): number {
   return Math.round(Math.min(30_000, 1000 * 2 ** Math.max(0, failures - 1)) * (0.8 + 0.4 * random));
 }
 
+const HURRY_MS = 500;
+const HURRY_FOR_MS = 15_000;
+
 export class Poller implements ReactiveController {
   private session: Session | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -35,6 +38,8 @@ export class Poller implements ReactiveController {
   private failures = 0;
   private connected = false;
   private stopped = true;
+  /** Until this time, poll every HURRY_MS: a wallet just sent the payment, or the gateway has seen it. */
+  private hurryUntil = 0;
 
   constructor(
     host: ReactiveControllerHost,
@@ -57,6 +62,12 @@ export class Poller implements ReactiveController {
   stop(): void {
     this.stopped = true;
     this.halt();
+  }
+
+  /** Polls every HURRY_MS for the next HURRY_FOR_MS, starting now (a wallet says it sent the transaction). */
+  hurry(): void {
+    this.hurryUntil = Date.now() + HURRY_FOR_MS;
+    this.pollNow();
   }
 
   /** Asks now instead of at the next tick (e.g. the countdown reached zero, or the tab came back). */
@@ -112,7 +123,8 @@ export class Poller implements ReactiveController {
       this.failures = 0;
       this.callbacks.onPayment(payment);
       if (isFinalStatus(payment.status)) return this.stop();
-      next = pollInterval(Date.now() - this.startedAt);
+      if (payment.status === 'processing') this.hurryUntil = Math.max(this.hurryUntil, Date.now() + HURRY_FOR_MS);
+      next = Date.now() < this.hurryUntil ? HURRY_MS : pollInterval(Date.now() - this.startedAt);
     } catch (err) {
       if (ctrl.signal.aborted) return;
       if (!(err instanceof CheckoutError)) throw err;

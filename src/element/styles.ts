@@ -106,5 +106,5 @@ export const styles = css`
     width: 100%;
   }
   dialog::backdrop { background: rgb(0 0 0 / 0.55); }
-  .close { justify-self: end; padding: 0.25rem 0.6rem; }
+  .close { margin-inline-start: auto; padding: 0.25rem 0.6rem; font-size: 0.875rem; }
 `;

@@ -284,7 +284,7 @@ export class SvcCheckout extends LitElement {
     this._notice = '';
     try {
       await payWithWallet(wallet, { ...session, livemode: this._payment?.livemode ?? false });
-      this._poller.pollNow();
+      this._poller.hurry();
     } catch (err) {
       // Back to the choice either way; a refusal by the customer is not an error worth reporting.
       if (isUserRejection(err)) {
@@ -354,10 +354,10 @@ export class SvcCheckout extends LitElement {
     const statusClass = p?.status === 'confirmed' ? 'ok' : this._view === 'error' || (final && p.status !== 'processing') ? 'bad' : '';
     const locale = this._locale;
     return html`<div part="base" class="base" role="region" aria-labelledby="title" lang=${locale} dir=${isRtl(locale) ? 'rtl' : 'ltr'}>
-      ${this.mode === 'button' ? html`<button part="close-button" class="close" type="button" @click=${this.close}>${this._t('close')}</button>` : nothing}
       <div part="header" class="header">
         ${p?.merchant.logoUrl && /^https?:/.test(p.merchant.logoUrl) ? html`<img part="logo" class="logo" src=${p.merchant.logoUrl} alt="" />` : nothing}
         <h2 part="merchant" class="merchant" id="title">${p ? this._t('payTo', p.merchant.name) : this._t('open')}</h2>
+        ${this.mode === 'button' ? html`<button part="close-button" class="close" type="button" @click=${this.close}>${this._t('close')}</button>` : nothing}
       </div>
       ${p ? html`<p part="amount" class="amount">${p.amount} ${p.currency}</p>` : nothing}
       <p part="status" class="status ${statusClass}" role="status">${this._statusText()}</p>
@@ -394,7 +394,7 @@ export class SvcCheckout extends LitElement {
     const id = `field-${kind}`;
     return html`<div class="field">
       <label for=${id}>${this._t(kind === 'address' ? 'address' : 'amount')}</label>
-      <input part="field" id=${id} readonly .value=${value} />
+      <input part="field" id=${id} dir="ltr" readonly .value=${value} />
       <button part="copy-button" type="button" data-copy=${kind} @click=${(e: Event) => this._copy(kind, e)}>
         ${this._copied === kind ? this._t('copied') : this._t(kind === 'address' ? 'copyAddress' : 'copyAmount')}
       </button>
