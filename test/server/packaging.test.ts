@@ -280,3 +280,44 @@ test('docs/server.md: the Express integration runs as written, from a session to
   }
   assert.equal(output.match(/order A-1 paid/g)?.length, 1);
 });
+
+test('Express 4 (the oldest peer allowed): both handlers mounted with require(), app-wide urlencoded parser included', { timeout: TIMEOUT }, async () => {
+  const app = join(pkgDir, 'express4');
+  write(join(app, 'package.json'), JSON.stringify({ name: 'express4-fixture', private: true, type: 'commonjs' }));
+  await sh('npm', ['install', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', 'express@4'], app);
+  write(
+    join(app, 'index.js'),
+    `const express = require('express');
+const { SvcClient, webhooks } = require('svc-checkout/server');
+const { createSessionHandler, webhookHandler } = require('svc-checkout/server/express');
+const secret = 'whsec_' + Buffer.alloc(32, 9).toString('base64');
+const received = [];
+const app = express();
+app.use(express.urlencoded({ extended: false })); // leaves req.body = {} on JSON requests
+app.post('/webhooks/svc', webhookHandler({ secret, onEvent: (e) => { received.push(e.id); } }));
+const down = new SvcClient({ apiKey: 'svc_test_abc', baseUrl: process.env.DEAD_URL, maxRetries: 0 });
+app.post('/checkout/session', express.json(), createSessionHandler({ client: down, onError() {}, createPayment: (req) => ({ amount: req.body.orderId === 'A-1' ? '1.00' : '0', currency: 'USDC' }) }));
+const server = app.listen(0, '127.0.0.1', async () => {
+  const base = 'http://127.0.0.1:' + server.address().port;
+  const signed = webhooks.sign({ object: 'event', id: 'evt_4', type: 'payment.confirmed', data: { payment: {} } }, secret);
+  const hook = await fetch(base + '/webhooks/svc', { method: 'POST', body: signed.body, headers: signed.headers });
+  const again = await fetch(base + '/webhooks/svc', { method: 'POST', body: signed.body, headers: signed.headers });
+  const bad = await fetch(base + '/webhooks/svc', { method: 'POST', body: signed.body + ' ', headers: signed.headers });
+  const session = await fetch(base + '/checkout/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"orderId":"A-1"}' });
+  console.log(JSON.stringify({
+    express: require('express/package.json').version,
+    hook: [hook.status, again.status, (await again.json()).duplicate, bad.status, (await bad.json()).code],
+    received,
+    session: [session.status, (await session.json()).code],
+  }));
+  server.close();
+});
+`,
+  );
+  const { stdout } = await sh(process.execPath, ['index.js'], app, { DEAD_URL: await deadUrl() });
+  const out = JSON.parse(stdout);
+  assert.match(out.express, /^4\./);
+  assert.deepEqual(out.hook, [200, 200, true, 400, 'webhook_bad_signature']);
+  assert.deepEqual(out.received, ['evt_4']);
+  assert.deepEqual(out.session, [502, 'gateway_unavailable']);
+});
