@@ -3,23 +3,17 @@
  *   const svc = new SvcClient({ apiKey: process.env.SVC_SECRET_KEY, baseUrl: 'https://pay.example.com' });
  *   const payment = await svc.payments.create({ amount: '12.50', currency: 'USDC', orderId: 'A-1001' });
  */
-import type {
-  CreatePaymentParams,
-  CreatedPayment,
-  ListPage,
-  Merchant,
-  Payment,
-  PaymentEvent,
-  PaymentStatus,
-  PublicPayment,
-} from '../core/payment.js';
-import { PAYMENT_TOKEN_HEADER } from '../core/payment.js';
-import { ConflictError, InvalidRequestError, SvcError } from './errors.js';
-import { listPromise, iterateAll, type ListPromise, type PageParams } from './pagination.js';
+import { SvcError } from './errors.js';
+import { Events } from './resources/events.js';
+import { MerchantResource } from './resources/merchant.js';
+import { Payments } from './resources/payments.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './retry.js';
-import { Transport, type RequestOptions } from './transport.js';
+import { Transport } from './transport.js';
 import { VERSION } from './version.js';
 import { webhooks } from './webhooks/index.js';
+
+export type { ListPaymentsParams } from './resources/payments.js';
+export type { ListEventsParams, EventRedelivery } from './resources/events.js';
 
 export interface SvcClientOptions {
   /** A secret key (`svc_live_…`, `svc_test_…`) or, for payments.create only, a publishable key (`svc_pk_…`). */
@@ -38,133 +32,12 @@ export interface SvcClientOptions {
   fetch?: typeof fetch;
 }
 
-export interface ListPaymentsParams extends PageParams {
-  status?: PaymentStatus;
-  orderId?: string;
-}
-export type ListEventsParams = PageParams;
-
-/** The answer of events.redeliver: the delivery is queued, not yet made. */
-export interface EventRedelivery {
-  object: 'redelivery';
-  eventId: string;
-  queued: boolean;
-}
-
 const SECRET_KEY = /^svc_(live|test)_/;
 const ANY_KEY = /^svc_(live|test|pk_live|pk_test)_[A-Za-z0-9]+$/;
-/** Ids go into URL paths: a strict alphabet means no `..`, `/` or `?` can redirect a call. */
-const ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 function inBrowser(): boolean {
   return typeof (globalThis as { window?: unknown }).window !== 'undefined' &&
     typeof (globalThis as { document?: unknown }).document !== 'undefined';
-}
-
-function checkId(id: string, what: string): string {
-  if (typeof id !== 'string' || !ID.test(id)) {
-    throw new InvalidRequestError(`Invalid ${what} id: ${JSON.stringify(id)}`, { code: 'invalid_id', param: 'id' });
-  }
-  return encodeURIComponent(id);
-}
-
-class Payments {
-  constructor(private readonly http: Transport) {}
-
-  /** POST /api/v1/payments. The answer carries the `paymentToken` to hand to the browser (shown once). */
-  create(params: CreatePaymentParams, options?: RequestOptions): Promise<CreatedPayment> {
-    return this.http.request({ method: 'POST', path: '/api/v1/payments', body: params }, options);
-  }
-
-  retrieve(id: string, options?: RequestOptions): Promise<Payment> {
-    return this.http.request({ method: 'GET', path: `/api/v1/payments/${checkId(id, 'payment')}` }, options);
-  }
-
-  /** One page, newest first; also `for await`-able over every page. */
-  list(params: ListPaymentsParams = {}, options?: RequestOptions): ListPromise<Payment> {
-    return listPromise(params, (p) => this.page(p, options));
-  }
-
-  /** Every payment matching `params`, page after page. */
-  listAll(params: ListPaymentsParams = {}, options?: RequestOptions): AsyncIterable<Payment> {
-    return { [Symbol.asyncIterator]: () => iterateAll(this.page(params, options), params, (p) => this.page(p, options)) };
-  }
-
-  /**
-   * Cancels a pending payment; a ConflictError when it is no longer pending. The gateway does not
-   * replay cancels by Idempotency-Key, so when a retried cancel meets a conflict, the first
-   * attempt may have worked with its answer lost: the payment is read, and returned if cancelled.
-   */
-  async cancel(id: string, options?: RequestOptions): Promise<Payment> {
-    let retried = false;
-    const path = `/api/v1/payments/${checkId(id, 'payment')}/cancel`;
-    try {
-      return await this.http.request<Payment>({ method: 'POST', path, onRetry: () => (retried = true) }, options);
-    } catch (error) {
-      if (!(retried && error instanceof ConflictError)) throw error;
-      const payment = await this.retrieve(id, options);
-      if (payment.status === 'cancelled') return payment;
-      throw error;
-    }
-  }
-
-  /** Asks the gateway to check the chain now, and returns the payment as it then stands. */
-  verify(id: string, options?: RequestOptions): Promise<Payment> {
-    return this.http.request({ method: 'POST', path: `/api/v1/payments/${checkId(id, 'payment')}/verify` }, options);
-  }
-
-  /**
-   * The public view the browser sees (no metadata, no orderId), fetched with the payment token
-   * rather than the secret key. Used by the session handler.
-   */
-  retrievePublic(id: string, paymentToken: string, options?: RequestOptions): Promise<PublicPayment> {
-    return this.http.request(
-      {
-        method: 'POST',
-        path: `/api/public/payments/${checkId(id, 'payment')}/verify`,
-        headers: { [PAYMENT_TOKEN_HEADER]: paymentToken },
-        auth: false,
-      },
-      options,
-    );
-  }
-
-  private page(params: ListPaymentsParams, options?: RequestOptions): Promise<ListPage<Payment>> {
-    return this.http.request({ method: 'GET', path: '/api/v1/payments', query: { ...params } }, options);
-  }
-}
-
-class MerchantResource {
-  constructor(private readonly http: Transport) {}
-
-  retrieve(options?: RequestOptions): Promise<Merchant> {
-    return this.http.request({ method: 'GET', path: '/api/v1/merchant' }, options);
-  }
-}
-
-class Events {
-  constructor(private readonly http: Transport) {}
-
-  list(params: ListEventsParams = {}, options?: RequestOptions): ListPromise<PaymentEvent> {
-    return listPromise(params, (p) => this.page(p, options));
-  }
-
-  listAll(params: ListEventsParams = {}, options?: RequestOptions): AsyncIterable<PaymentEvent> {
-    return { [Symbol.asyncIterator]: () => iterateAll(this.page(params, options), params, (p) => this.page(p, options)) };
-  }
-
-  retrieve(id: string, options?: RequestOptions): Promise<PaymentEvent> {
-    return this.http.request({ method: 'GET', path: `/api/v1/events/${checkId(id, 'event')}` }, options);
-  }
-
-  /** Queues the event's webhook again (it keeps its webhook-id, so receivers still deduplicate it). */
-  redeliver(id: string, options?: RequestOptions): Promise<EventRedelivery> {
-    return this.http.request({ method: 'POST', path: `/api/v1/events/${checkId(id, 'event')}/redeliver` }, options);
-  }
-
-  private page(params: ListEventsParams, options?: RequestOptions): Promise<ListPage<PaymentEvent>> {
-    return this.http.request({ method: 'GET', path: '/api/v1/events', query: { ...params } }, options);
-  }
 }
 
 export class SvcClient {

@@ -248,7 +248,11 @@ test('list returns one page and iterates over every page with startingAfter', as
 test('ids are checked before they go into a URL', async () => {
   const client = new SvcClient({ apiKey: KEY, baseUrl: 'http://127.0.0.1:9' });
   for (const id of ['', '..', '../merchant', 'pay_1?x=1', 'pay/1', 'pay 1']) {
-    await assert.rejects(async () => client.payments.retrieve(id), (e: unknown) => e instanceof InvalidRequestError && e.code === 'invalid_id');
+    // A rejected promise, not a synchronous throw, so .catch() and await both see it.
+    const call = client.payments.retrieve(id);
+    await assert.rejects(call, (e: unknown) => e instanceof InvalidRequestError && e.code === 'invalid_id');
+    await assert.rejects(client.payments.cancel(id), InvalidRequestError);
+    await assert.rejects(client.events.redeliver(id), InvalidRequestError);
   }
 });
 
