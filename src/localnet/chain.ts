@@ -116,6 +116,8 @@ export class LocalChain {
   private readonly touched = new Set<string>();
   private transactionCount = 0;
   private timer: NodeJS.Timeout | null = null;
+  private readonly transactionListeners = new Set<(record: TxRecord) => void>();
+  private readonly slotListeners = new Set<(slot: number) => void>();
 
   constructor(options: ChainOptions = {}) {
     this.slotMs = options.slotMs ?? 400;
@@ -149,6 +151,19 @@ export class LocalChain {
     this.svm.expireBlockhash();
     this.recordSlot(this.currentSlot, this.svm.latestBlockhash());
     this.pushSlotHash();
+    for (const listener of this.slotListeners) notifySafely(listener, this.currentSlot);
+  }
+
+  /** Called after each recorded transaction; returns a function that removes the listener. */
+  onTransaction(listener: (record: TxRecord) => void): () => void {
+    this.transactionListeners.add(listener);
+    return () => this.transactionListeners.delete(listener);
+  }
+
+  /** Called after each new slot; returns a function that removes the listener. */
+  onSlot(listener: (slot: number) => void): () => void {
+    this.slotListeners.add(listener);
+    return () => this.slotListeners.delete(listener);
   }
 
   /** The SlotHashes sysvar must list recent slots: creating a lookup table names one of them. */
@@ -325,6 +340,7 @@ export class LocalChain {
       if (list) list.push(record);
       else this.byAddress.set(key, [record]);
     }
+    for (const listener of this.transactionListeners) notifySafely(listener, record);
   }
 
   /** Keys a version 0 transaction loads from lookup tables; empty if a table is missing (the tx then fails to load). */
@@ -491,6 +507,15 @@ export class LocalChain {
 }
 
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/** A listener's failure must never undo or fail the transaction or slot it hears about. */
+function notifySafely<T>(listener: (value: T) => void, value: T): void {
+  try {
+    listener(value);
+  } catch {
+    // Listeners (websocket notifications) are best effort, as on a real node.
+  }
+}
 
 export function signatureOf(tx: VersionedTransaction): string {
   return encodeBase58(tx.signatures[0] ?? new Uint8Array(64));

@@ -45,7 +45,7 @@ async function start(args: string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${values.port}`);
   const net = await startLocalnet({ port, host: values.host, log: (line) => console.error(line) });
   if (values.json) process.stdout.write(`${JSON.stringify({ rpcUrl: net.rpcUrl, usdcMint: net.usdcMint })}\n`);
-  else console.error(`svc-localnet listening on ${net.rpcUrl}\nUSDC mint ${net.usdcMint} (6 decimals)\nCtrl-C to stop`);
+  else console.error(`svc-localnet listening on ${net.rpcUrl} (websocket ${net.wsUrl})\nUSDC mint ${net.usdcMint} (6 decimals)\nCtrl-C to stop`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

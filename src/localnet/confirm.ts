@@ -1,6 +1,7 @@
 /**
- * Waiting for a signature by polling getSignatureStatuses over HTTP. Connection's own
- * confirmTransaction needs a websocket (signatureSubscribe), which the localnet does not serve.
+ * Waiting for a signature by polling getSignatureStatuses over HTTP only: works against any
+ * RPC endpoint, including ones behind proxies that do not pass websockets (web3.js's
+ * confirmTransaction needs signatureSubscribe).
  */
 import type { Connection, TransactionError } from '@solana/web3.js';
 

@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import { Connection, PublicKey } from '@solana/web3.js';
 import { LocalChain } from './chain.js';
 import { startRpcServer } from './rpc-server.js';
+import { PubSub } from './pubsub.js';
 import { airdrop as fund, type AirdropAmounts } from './airdrop.js';
 import { LOCALNET_USDC_MINT } from './dev-keys.js';
 
@@ -29,6 +30,8 @@ export interface LocalnetOptions {
 
 export interface Localnet {
   rpcUrl: string;
+  /** PubSub websocket on the RPC port; web3.js's default (RPC port + 1) is also served when that port was free. */
+  wsUrl: string;
   usdcMint: string;
   /** The chain behind the RPC server, for tools that need to step it (advanceSlot). */
   chain: LocalChain;
@@ -48,16 +51,22 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     port: options.port ?? 0,
     ...(options.log ? { log: options.log } : {}),
   });
+  const pubsub = new PubSub(chain);
+  pubsub.attach(server);
+  const port = Number(new URL(url).port);
+  await pubsub.listenAlso(options.host ?? '127.0.0.1', port + 1);
   chain.start();
   let closed = false;
   return {
     rpcUrl: url,
+    wsUrl: url.replace(/^http/, 'ws'),
     usdcMint: LOCALNET_USDC_MINT,
     chain,
     async close() {
       if (closed) return;
       closed = true;
       chain.stop();
+      await pubsub.close();
       await closeServer(server);
     },
     async airdrop(address, amounts) {
