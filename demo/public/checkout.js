@@ -14,3 +14,21 @@ checkout.addEventListener('svc-confirmed', () => {
   document.getElementById('after-payment').hidden = false;
 });
 document.getElementById('checkout-slot').append(checkout);
+
+// The order summary beside the checkout, as the server priced it.
+const res = await fetch(`/api/orders/${encodeURIComponent(orderId)}`);
+if (res.ok) {
+  const order = await res.json();
+  document.getElementById('summary-lines').replaceChildren(
+    ...order.items.map((item) => {
+      const li = document.createElement('li');
+      const name = document.createElement('span');
+      name.textContent = `${item.quantity} × ${item.name}`;
+      const price = document.createElement('span');
+      price.textContent = `${((Math.round(Number(item.price) * 100) * item.quantity) / 100).toFixed(2)} ${order.currency}`;
+      li.append(name, price);
+      return li;
+    }),
+  );
+  document.getElementById('summary-total').textContent = `${order.total} ${order.currency}`;
+}
