@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Connection, Keypair } from '@solana/web3.js';
 import { isPublicKey } from '../core/base58.js';
+import { parseTransferRequestUrl } from '../core/solana-pay.js';
+import { TransferError } from '../solana/transfer.js';
 import { airdrop } from './airdrop.js';
 import { payUrl, startLocalnet } from './index.js';
 
@@ -70,7 +72,18 @@ async function runPay(args: string[]): Promise<void> {
   const [url, ...extra] = positionals;
   if (!url || extra.length) throw new UsageError('pay needs exactly one solana: URL (quote it in the shell)');
   const payer = values.keypair ? readKeypair(values.keypair) : undefined;
-  const { signature, payer: payerAddress } = await payUrl(url, { rpcUrl: rpcUrl(values.rpc), ...(payer ? { payer } : {}) });
+  const rpc = rpcUrl(values.rpc);
+  let paid;
+  try {
+    paid = await payUrl(url, { rpcUrl: rpc, ...(payer ? { payer } : {}) });
+  } catch (error) {
+    if (error instanceof TransferError && error.code === 'recipient_token_account_not_found') {
+      const recipient = parseTransferRequestUrl(url).recipient;
+      error.message += `; create it with: svc-localnet airdrop ${recipient} --usdc 0 --rpc ${rpc} (localnet USDC) or Localnet.createTokenAccount()`;
+    }
+    throw error;
+  }
+  const { signature, payer: payerAddress } = paid;
   console.error(`paid from ${payerAddress}`);
   console.log(signature);
 }

@@ -122,6 +122,7 @@ describe('svc-localnet CLI', () => {
       [['pay', 'solana:notakey?amount=1', '--rpc', rpcUrl], /not a valid Solana address/],
       [['pay', `solana:${newAddress().toBase58()}?amount=1.1234567891`, '--rpc', rpcUrl], /decimal places/],
       [['pay', `solana:${newAddress().toBase58()}`, '--rpc', rpcUrl], /no amount/],
+      [['pay', `solana:${newAddress().toBase58()}?amount=1&spl-token=${usdcMint}`, '--rpc', rpcUrl], /has no token account .* create it with: svc-localnet airdrop/],
       [['pay', `solana:${newAddress().toBase58()}?amount=1`, '--rpc', rpcUrl, '--keypair', join(dir, 'missing.json')], /cannot read keypair file/],
       [['airdrop', 'xyz', '--sol', '1', '--rpc', rpcUrl], /not a base58 Solana address/],
       [['airdrop', newAddress().toBase58(), '--rpc', rpcUrl], /--sol N and\/or --usdc N/],

@@ -1,8 +1,14 @@
 /** The Solana Pay transfer (src/solana/transfer.ts) executed on a real localnet. */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Connection, PublicKey } from '@solana/web3.js';
-import { getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { Connection, Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
+import {
+  MINT_SIZE,
+  TOKEN_2022_PROGRAM_ID,
+  createInitializeMint2Instruction,
+  createMintToCheckedInstruction,
+  getAssociatedTokenAddressSync,
+} from '@solana/spl-token';
 import { createTransferInstructions, createTransferTransaction, getMintInfo, MEMO_PROGRAM_ID, TransferError } from '../../src/solana/transfer.js';
 import { waitForConfirmation, type Localnet } from '../../src/localnet/index.js';
 import { fundedKeypair, newAddress, withLocalnet } from './helpers.js';
@@ -76,5 +82,49 @@ describe('createTransferTransaction on the localnet', () => {
     );
     await assert.rejects(getMintInfo(connection, newAddress()), (e: unknown) => e instanceof TransferError && e.code === 'mint_not_found');
     await assert.rejects(getMintInfo(connection, payer.publicKey), (e: unknown) => e instanceof TransferError && e.code === 'mint_invalid');
+  });
+});
+
+describe('Token-2022 transfers on the localnet', () => {
+  let net: Localnet;
+  let connection: Connection;
+  before(async () => ({ net, connection } = await withLocalnet()));
+  after(() => net.close());
+
+  it('uses the mint owner program for the associated accounts and transferChecked', async () => {
+    const payer = await fundedKeypair(net, { sol: '2' });
+    const mint = Keypair.generate();
+    const rent = await connection.getMinimumBalanceForRentExemption(MINT_SIZE);
+    const send = async (tx: Transaction, signers: Keypair[]) => {
+      const { blockhash } = await connection.getLatestBlockhash('confirmed');
+      tx.recentBlockhash = blockhash;
+      tx.feePayer = payer.publicKey;
+      tx.sign(...signers);
+      const signature = await connection.sendRawTransaction(tx.serialize());
+      await waitForConfirmation(connection, signature);
+      return signature;
+    };
+    await send(
+      new Transaction().add(
+        SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: mint.publicKey, lamports: rent, space: MINT_SIZE, programId: TOKEN_2022_PROGRAM_ID }),
+        createInitializeMint2Instruction(mint.publicKey, 2, payer.publicKey, null, TOKEN_2022_PROGRAM_ID),
+      ),
+      [payer, mint],
+    );
+    assert.deepEqual(await getMintInfo(connection, mint.publicKey), { decimals: 2, programId: TOKEN_2022_PROGRAM_ID });
+    const payerAta = new PublicKey(await net.createTokenAccount(payer.publicKey.toBase58(), mint.publicKey.toBase58()));
+    assert.ok(payerAta.equals(getAssociatedTokenAddressSync(mint.publicKey, payer.publicKey, false, TOKEN_2022_PROGRAM_ID)));
+    await send(new Transaction().add(createMintToCheckedInstruction(mint.publicKey, payerAta, payer.publicKey, 10_000n, 2, [], TOKEN_2022_PROGRAM_ID)), [payer]);
+    const recipient = newAddress();
+    await net.createTokenAccount(recipient.toBase58(), mint.publicKey.toBase58());
+
+    const tx = await createTransferTransaction(connection, { payer: payer.publicKey, recipient, amount: 1_234n, mint: mint.publicKey, references: [newAddress()], memo: 't22' });
+    const signature = await send(tx, [payer]);
+    const result = await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+    const post = result?.meta?.postTokenBalances?.find((b) => b.owner === recipient.toBase58());
+    assert.equal(post?.programId, TOKEN_2022_PROGRAM_ID.toBase58());
+    assert.deepEqual(post?.uiTokenAmount, { amount: '1234', decimals: 2, uiAmount: 12.34, uiAmountString: '12.34' });
+    const balance = await connection.getTokenAccountBalance(getAssociatedTokenAddressSync(mint.publicKey, recipient, false, TOKEN_2022_PROGRAM_ID));
+    assert.equal(balance.value.amount, '1234');
   });
 });
