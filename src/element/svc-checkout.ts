@@ -1,6 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import type { PropertyValues, TemplateResult } from 'lit';
 import type { PaymentStatus, PublicPayment } from '../core/payment.js';
+import { verifyPayment } from './api.js';
 import { Countdown } from './countdown.js';
 import { browseLinks, isPhone, walletLink } from './deeplinks.js';
 import { CheckoutError } from './errors.js';
@@ -299,6 +300,27 @@ export class SvcCheckout extends LitElement {
     }
   }
 
+  /**
+   * "Start again" after expiry. A transfer sent in the last seconds can still confirm the old payment
+   * (paid late). Verify answers from the gateway's records and checks the chain in the background, so
+   * ask a few times over about two seconds before making a new payment: nobody should pay twice.
+   */
+  private _restart = async (): Promise<void> => {
+    const s = this._session;
+    const generation = ++this._generation;
+    this._view = 'loading';
+    for (const wait of s ? [0, 1200, 1200] : []) {
+      await new Promise((r) => setTimeout(r, wait));
+      const p = await verifyPayment(s!.baseUrl, s!.paymentId, s!.paymentToken).catch(() => null);
+      if (generation !== this._generation) return;
+      if (p?.status === 'confirmed') {
+        this._view = 'ready';
+        return this._applyPayment(p);
+      }
+    }
+    await this.start();
+  };
+
   private async _copy(kind: 'address' | 'amount', event: Event): Promise<void> {
     const input = (event.currentTarget as HTMLElement).parentElement?.querySelector('input');
     if (!input) return;
@@ -406,7 +428,7 @@ export class SvcCheckout extends LitElement {
     const canRestart = p.status === 'expired' && (this.sessionUrl || this.apiKey);
     return html`<div part="final" class="final ${ok ? 'ok' : 'bad'}">
       <span class="mark" aria-hidden="true">${p.status === 'confirmed' ? '✓' : p.status === 'processing' ? '…' : '✕'}</span>
-      ${canRestart ? html`<button part="action" class="primary" type="button" data-action="restart" @click=${this.start}>${this._t('startAgain')}</button>` : nothing}
+      ${canRestart ? html`<button part="action" class="primary" type="button" data-action="restart" @click=${this._restart}>${this._t('startAgain')}</button>` : nothing}
       ${this.mode === 'button' && p.status === 'confirmed' ? html`<button part="action" type="button" data-action="close" @click=${this.close}>${this._t('close')}</button>` : nothing}
     </div>`;
   }

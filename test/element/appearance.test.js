@@ -30,6 +30,19 @@ describe('appearance', () => {
     }
   });
 
+  it('ships every language complete: the same keys everywhere, none empty', async () => {
+    const langs = ['es', 'fr', 'de', 'pt', 'ja', 'zh', 'ar'];
+    const tables = await Promise.all(langs.map(async (l) => (await fetch(`/dist/locales/${l}.json`)).json()));
+    const keys = Object.keys(tables[0]).sort();
+    expect(keys.length).to.be.at.least(20);
+    tables.forEach((t, i) => {
+      expect(Object.keys(t).sort(), langs[i]).to.deep.equal(keys);
+      expect(Object.entries(t).filter(([, v]) => typeof v !== 'string' || !v.trim()), langs[i]).to.deep.equal([]);
+      // Placeholders survive translation.
+      expect(['payTo', 'payWith', 'expiresIn'].every((k) => t[k].includes('{0}')), langs[i]).to.equal(true);
+    });
+  });
+
   it('takes the language from <html lang> ("pt-BR" → pt) and falls back to English', async () => {
     const s = await server('svc-create-session');
     document.documentElement.lang = 'pt-BR';

@@ -48,6 +48,24 @@ describe('following a payment', () => {
     expect(events.filter((e) => e.type === 'svc-session')).to.have.length(2);
   });
 
+  it('"Start again" after a last-second payment shows it confirmed instead of making a second payment', async function () {
+    this.timeout(40000);
+    const events = recordEvents(document, ['svc-confirmed', 'svc-session']);
+    const el = await mount({ 'session-url': '/test/session?amount=3.00' });
+    await waitFor(() => el.payment, { message: 'the payment' });
+    const { id, url } = el.payment;
+    await server('svc-expire-now', { id });
+    await waitFor(() => el.status === 'expired', { message: 'expired' });
+    await server('svc-pay', { url }); // lands after expiry: the gateway's late watch still counts it
+    await el.updateComplete;
+    el.shadowRoot.querySelector('[data-action="restart"]').click();
+    await waitFor(() => el.status === 'confirmed', { timeout: 20000, message: 'confirmed late' });
+    expect(el.payment.id).to.equal(id);
+    expect(el.payment.paidLate).to.equal(true);
+    expect(events.filter((e) => e.type === 'svc-session')).to.have.length(1); // no second payment
+    expect(events.filter((e) => e.type === 'svc-confirmed')).to.have.length(1);
+  });
+
   it('shows the cancellation when the merchant cancels', async () => {
     const events = recordEvents(document, ['svc-status']);
     const { el, session } = await mountPayment();
@@ -83,5 +101,31 @@ describe('following a payment', () => {
     const afterRemove = await verifyCalls(session.paymentId);
     await new Promise((r) => setTimeout(r, 2500));
     expect(await verifyCalls(session.paymentId)).to.equal(afterRemove);
+  });
+
+  it('pauses while the page is hidden and asks at once when it is shown again', async function () {
+    this.timeout(30000);
+    const { el, session } = await mountPayment({ 'base-url': `${location.origin}/gw/main` });
+    await waitFor(async () => (await verifyCalls(session.paymentId)) >= 1, { message: 'polling' });
+    const setHidden = (hidden) => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
+      document.dispatchEvent(new Event('visibilitychange'));
+    };
+    try {
+      setHidden(true);
+      await new Promise((r) => setTimeout(r, 300));
+      const hiddenAt = await verifyCalls(session.paymentId);
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(await verifyCalls(session.paymentId)).to.equal(hiddenAt);
+      const shownAt = Date.now();
+      setHidden(false);
+      await waitFor(async () => (await verifyCalls(session.paymentId)) > hiddenAt, { timeout: 5000, message: 'a call on return' });
+      expect(Date.now() - shownAt).to.be.below(900); // at once, not at the next ~1 s tick
+      expect(el.status).to.equal('pending');
+    } finally {
+      delete document.hidden;
+      delete document.visibilityState;
+    }
   });
 });

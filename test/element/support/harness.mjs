@@ -115,6 +115,7 @@ const commands = {
     const { payUrl } = await import(pathToFileURL(LOCALNET_JS.pathname).href);
     return payUrl(url, { rpcUrl: state.localnet.rpcUrl });
   },
+  'svc-get-payment': ({ gateway = 'main', id }) => gatewayFetch(gateway, `/api/v1/payments/${id}`),
   'svc-cancel': ({ gateway = 'main', id }) => gatewayFetch(gateway, `/api/v1/payments/${id}/cancel`, { method: 'POST', body: '{}' }),
   /**
    * Makes a payment's expiry time arrive now, instead of waiting the gateway's 60 s minimum: moves
