@@ -89,6 +89,8 @@ export async function loadSession(c: SessionConfig, signal?: AbortSignal): Promi
     });
     const paymentId = requireString(answer.paymentId, 'paymentId');
     const paymentToken = requireString(answer.paymentToken, 'paymentToken');
+    // A backend that hands out its secret key by mistake must not have it sent on from here.
+    if (SECRET_KEY.test(paymentToken)) assertPublishableKey(paymentToken);
     const baseUrl = resolveBaseUrl(answer.baseUrl, c.baseUrl);
     const given = answer.payment;
     const payment = given && given.id === paymentId && given.url ? given : await verifyPayment(baseUrl, paymentId, paymentToken, signal);

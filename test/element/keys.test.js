@@ -44,6 +44,19 @@ describe('secret keys are refused and never sent', () => {
     expect(await server('svc-requests')).to.deep.equal([]);
   });
 
+  it('refuses a secret key that a broken backend sent as the payment token, and sends it nowhere', async () => {
+    const events = recordEvents(document, ['svc-error', 'svc-session']);
+    await mount({ 'session-url': '/test/session?leak=1&proxy=1' });
+    await waitFor(() => events.length, { message: 'svc-error' });
+    expect(events.map((e) => e.type)).to.deep.equal(['svc-error']);
+    expect(events[0].detail.code).to.equal('secret_key_refused');
+    await new Promise((r) => setTimeout(r, 500));
+    const info = await server('svc-info');
+    const logged = await server('svc-requests'); // everything that went through the gateway proxy
+    expect(logged).to.deep.equal([]);
+    expect(JSON.stringify(logged)).not.to.contain(info.secretKey);
+  });
+
   it('rejects a key that is not a publishable key without sending it', async () => {
     const events = recordEvents(document, ['svc-error']);
     await mount({ 'api-key': 'sk_live_123', amount: '1', currency: 'USDC', 'base-url': `${location.origin}/log/gateway` });

@@ -34,4 +34,14 @@ describe('<svc-checkout> registration', () => {
     const el = await mount();
     expect(el.shadowRoot.querySelector('[part~="base"]')).to.exist;
   });
+
+  it('ships a production bundle without eval, Solana libraries or development Lit', async () => {
+    for (const file of ['/dist/svc-checkout.js', '/dist/svc-checkout.mjs']) {
+      const code = await (await fetch(file)).text();
+      expect(code, file).not.to.match(/\beval\(|new Function\(|setTimeout\(\s*["'`]/);
+      expect(code, file).not.to.match(/@solana\/web3|PublicKey\.prototype|TransactionInstruction/);
+      expect(code, file).not.to.contain('Lit is in dev mode');
+      expect(code, file).not.to.contain('dijkstra'); // qrcode's segmentation search stays out
+    }
+  });
 });

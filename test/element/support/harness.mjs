@@ -219,6 +219,8 @@ export async function handle(req, res) {
         currency: q.currency || 'USDC',
         ...(q.proxy ? { baseUrl: `${origin}/gw/${q.gateway || 'main'}` } : {}),
       });
+      // ?leak=1 plays a broken backend that puts its secret key where the payment token goes.
+      if (q.leak) session.paymentToken = gw(q.gateway || 'main').merchant.secretKey;
       return send(res, 200, 'application/json', JSON.stringify(session));
     } catch (err) {
       const problem = { type: 'about:blank', title: 'Bad Gateway', status: 502, detail: String(err.message), code: 'test_session_failed' };
