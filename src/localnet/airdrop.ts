@@ -1,11 +1,16 @@
 /**
  * Funding an address on a localnet through its JSON-RPC API only, so the CLI can fund
  * a localnet started by another process: SOL through requestAirdrop, localnet USDC
- * through a real transaction signed by the dev mint authority (which also creates the
- * owner's associated token account).
+ * through a real transaction signed by the dev mint authority that also creates the owner's
+ * associated token account (CreateIdempotent, then MintToChecked).
  */
 import { Connection, PublicKey, Transaction } from '@solana/web3.js';
-import { createMintToCheckedInstruction, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import {
+  createAssociatedTokenAccountIdempotentInstruction,
+  createMintToCheckedInstruction,
+  getAssociatedTokenAddressSync,
+  TOKEN_PROGRAM_ID,
+} from '@solana/spl-token';
 import { parseAmount } from '../core/amount.js';
 import { LOCALNET_USDC_DECIMALS, LOCALNET_USDC_MINT, usdcMintAuthority } from './dev-keys.js';
 import { waitForConfirmation } from './confirm.js';
@@ -37,8 +42,8 @@ export async function requestLamports(connection: Connection, address: PublicKey
 }
 
 /**
- * Creates the owner's associated token account for any mint through the localnet-only
- * RPC method (the ATA program cannot run on the localnet, see docs/localnet.md).
+ * Creates the owner's associated token account for any mint through the localnet-only RPC
+ * method: no transaction, no fee, no SOL needed (handy for test set-ups).
  */
 export async function createAssociatedTokenAccount(connection: Connection, owner: PublicKey, mint: PublicKey): Promise<PublicKey> {
   const response = await fetch(connection.rpcEndpoint, {
@@ -53,8 +58,8 @@ export async function createAssociatedTokenAccount(connection: Connection, owner
   return new PublicKey(body.result);
 }
 
-/** Mints localnet USDC (base units) to the owner's associated token account, creating it if needed; null when the amount is 0. */
-export async function mintLocalnetUsdc(connection: Connection, owner: PublicKey, baseUnits: bigint): Promise<string | null> {
+/** Mints localnet USDC (base units) to the owner's associated token account, creating it if needed, in one real transaction. */
+export async function mintLocalnetUsdc(connection: Connection, owner: PublicKey, baseUnits: bigint): Promise<string> {
   const mint = new PublicKey(LOCALNET_USDC_MINT);
   const authority = usdcMintAuthority();
   const mintInfo = await connection.getAccountInfo(mint);
@@ -62,12 +67,12 @@ export async function mintLocalnetUsdc(connection: Connection, owner: PublicKey,
   if ((await connection.getBalance(authority.publicKey)) < 1_000_000_000) {
     await requestLamports(connection, authority.publicKey, AUTHORITY_TOP_UP);
   }
-  const ata = await createAssociatedTokenAccount(connection, owner, mint);
-  if (baseUnits === 0n) return null;
+  const ata = getAssociatedTokenAddressSync(mint, owner, true, TOKEN_PROGRAM_ID);
   const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash('confirmed');
   const tx = new Transaction({ feePayer: authority.publicKey, blockhash, lastValidBlockHeight }).add(
-    createMintToCheckedInstruction(mint, ata, authority.publicKey, baseUnits, LOCALNET_USDC_DECIMALS, [], TOKEN_PROGRAM_ID),
+    createAssociatedTokenAccountIdempotentInstruction(authority.publicKey, ata, owner, mint, TOKEN_PROGRAM_ID),
   );
+  if (baseUnits > 0n) tx.add(createMintToCheckedInstruction(mint, ata, authority.publicKey, baseUnits, LOCALNET_USDC_DECIMALS, [], TOKEN_PROGRAM_ID));
   tx.sign(authority);
   const signature = await connection.sendRawTransaction(tx.serialize());
   await waitForConfirmation(connection, signature, { lastValidBlockHeight });
@@ -82,9 +87,6 @@ export async function airdrop(connection: Connection, address: string | PublicKe
   if (amounts.sol === undefined && amounts.usdc === undefined) throw new Error('airdrop needs an amount of sol or usdc');
   const result: { sol?: string; usdc?: string } = {};
   if (lamports > 0n) result.sol = await requestLamports(connection, owner, lamports);
-  if (amounts.usdc !== undefined) {
-    const signature = await mintLocalnetUsdc(connection, owner, usdc);
-    if (signature) result.usdc = signature;
-  }
+  if (amounts.usdc !== undefined) result.usdc = await mintLocalnetUsdc(connection, owner, usdc);
   return result;
 }

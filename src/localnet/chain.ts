@@ -16,16 +16,21 @@ import {
   type AccountInfo,
 } from '@solana/web3.js';
 import { LiteSVM, FailedTransactionMetadata, type TransactionMetadata } from 'litesvm';
+import { MINT_SIZE, MintLayout, TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from '@solana/spl-token';
 import {
-  ACCOUNT_SIZE,
-  AccountLayout,
-  AccountState,
-  MINT_SIZE,
-  MintLayout,
-  TOKEN_2022_PROGRAM_ID,
-  TOKEN_PROGRAM_ID,
-  getAssociatedTokenAddressSync,
-} from '@solana/spl-token';
+  ATA_CREATE_UNITS,
+  ATA_EXISTING_UNITS,
+  applyAtaStep,
+  ataInnerInstructions,
+  ataLogs,
+  associatedAccountData,
+  planAtaSteps,
+  topLevelBlocks,
+  withoutAtaInstructions,
+  type AtaOutcome,
+  type AtaStep,
+} from './ata-emulation.js';
+import { feeForMessage } from './fees.js';
 import { describeTransactionError, namedError, type DescribedError, type TransactionErrorJson } from './tx-error.js';
 import { decodeMint, decodeTokenAccount, uiTokenAmount, type UiTokenAmount } from './token-state.js';
 import { encodeBase58 } from '../core/base58.js';
@@ -39,7 +44,6 @@ export const BLOCKHASH_VALIDITY_SLOTS = 150;
 export const STATUS_CACHE_SLOTS = 300;
 const MEMO_V2 = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
 const MEMO_V1 = 'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo';
-const ATA_PROGRAM = 'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL';
 const MEMO_PROGRAMS = new Set([MEMO_V2, MEMO_V1]);
 const MAX_SLOT_HASHES = 512;
 const FAUCET_LAMPORTS = 500_000_000n * 1_000_000_000n;
@@ -93,6 +97,18 @@ export interface SimulationResult {
   unitsConsumed: bigint;
   returnData: { programId: string; data: Uint8Array } | null;
   innerInstructions: Array<{ index: number; instructions: CompiledInner[] }>;
+  postAccounts: Map<string, AccountInfo<Uint8Array>>;
+}
+
+/** What running a transaction did, before it is recorded. */
+interface Execution {
+  landed: boolean;
+  error: DescribedError | null;
+  fee: bigint;
+  logs: string[];
+  unitsConsumed: bigint;
+  innerInstructions: Array<{ index: number; instructions: CompiledInner[] }>;
+  returnData: { programId: string; data: Uint8Array } | null;
   postAccounts: Map<string, AccountInfo<Uint8Array>>;
 }
 
@@ -262,6 +278,12 @@ export class LocalChain {
     if (this.records.has(signatureOf(tx)) && !isUnsigned(tx)) {
       return { ...emptySimulation(), error: namedError('AlreadyProcessed') };
     }
+    const { accountKeys, tables } = this.resolveKeys(tx);
+    const steps = planAtaSteps(tx, accountKeys, (key) => this.getAccount(key));
+    if (Array.isArray(steps)) {
+      const run = this.runWithAtaEmulation(tx, steps, tables, accountKeys, false);
+      return { error: run.error, logs: run.logs, unitsConsumed: run.unitsConsumed, returnData: run.returnData, innerInstructions: run.innerInstructions, postAccounts: run.postAccounts };
+    }
     const result = this.svm.simulateTransaction(tx);
     if (result instanceof FailedTransactionMetadata) {
       const meta = result.meta();
@@ -293,18 +315,33 @@ export class LocalChain {
     if (this.records.has(signature)) return notLanded(namedError('AlreadyProcessed'));
     if (!this.isBlockhashValid(tx.message.recentBlockhash)) return notLanded(namedError('BlockhashNotFound'));
 
-    const loaded = this.loadedAddresses(tx);
-    const accountKeys = [...tx.message.staticAccountKeys, ...loaded.writable, ...loaded.readonly];
+    const { accountKeys, loaded, tables } = this.resolveKeys(tx);
     const preBalances = accountKeys.map((key) => this.svm.getBalance(key) ?? 0n);
     const preTokenBalances = this.tokenBalances(accountKeys);
 
-    const result = this.svm.sendTransaction(tx);
-    const failed = result instanceof FailedTransactionMetadata;
-    const meta = failed ? result.meta() : result;
-    const postBalances = accountKeys.map((key) => this.svm.getBalance(key) ?? 0n);
-    // A failed transaction lands (and shows up on chain) only if its fee was charged.
-    if (failed && !((postBalances[0] as bigint) < (preBalances[0] as bigint))) {
-      return { landed: false, error: describeTransactionError(result.err()), logs: meta.logs(), unitsConsumed: meta.computeUnitsConsumed() };
+    let run: Execution;
+    const steps = planAtaSteps(tx, accountKeys, (key) => this.getAccount(key));
+    if (Array.isArray(steps)) {
+      run = this.runWithAtaEmulation(tx, steps, tables, accountKeys, true);
+    } else {
+      const result = this.svm.sendTransaction(tx);
+      const failed = result instanceof FailedTransactionMetadata;
+      const meta = failed ? result.meta() : result;
+      const charged = (preBalances[0] as bigint) - (this.svm.getBalance(accountKeys[0] as PublicKey) ?? 0n);
+      run = {
+        // A failed transaction lands (and shows up on chain) only if its fee was charged.
+        landed: !failed || charged > 0n,
+        error: failed ? describeTransactionError(result.err()) : null,
+        fee: failed ? charged : feeOf(meta, tx),
+        logs: meta.logs(),
+        unitsConsumed: meta.computeUnitsConsumed(),
+        innerInstructions: innerOf(meta),
+        returnData: returnDataOf(meta),
+        postAccounts: new Map(),
+      };
+    }
+    if (!run.landed) {
+      return { landed: false, error: run.error ?? namedError('InsufficientFundsForFee'), logs: run.logs, unitsConsumed: run.unitsConsumed };
     }
     const record: TxRecord = {
       signature,
@@ -313,20 +350,152 @@ export class LocalChain {
       transaction: tx,
       accountKeys,
       loadedAddresses: loaded,
-      err: failed ? describeTransactionError(result.err()).json : null,
-      fee: failed ? (preBalances[0] as bigint) - (postBalances[0] as bigint) : feeOf(meta, tx),
+      err: run.error?.json ?? null,
+      fee: run.fee,
       preBalances,
-      postBalances,
+      postBalances: accountKeys.map((key) => this.svm.getBalance(key) ?? 0n),
       preTokenBalances,
       postTokenBalances: this.tokenBalances(accountKeys),
-      logMessages: meta.logs(),
-      innerInstructions: innerOf(meta),
-      computeUnitsConsumed: meta.computeUnitsConsumed(),
-      returnData: returnDataOf(meta),
+      logMessages: run.logs,
+      innerInstructions: run.innerInstructions,
+      computeUnitsConsumed: run.unitsConsumed,
+      returnData: run.returnData,
       memo: memoOf(tx),
     };
     this.store(record);
     return { landed: true, record };
+  }
+
+  /**
+   * Runs a transaction with top-level Associated Token Account instructions (see
+   * ata-emulation.ts): ATA steps applied here, the rest in litesvm, all undone but the fee on
+   * failure (and everything undone when `commit` is false), results mapped to the original message.
+   */
+  private runWithAtaEmulation(
+    tx: VersionedTransaction,
+    steps: AtaStep[],
+    tables: AddressLookupTableAccount[],
+    accountKeys: PublicKey[],
+    commit: boolean,
+  ): Execution {
+    const snapshot = new Map(accountKeys.map((key) => [key.toBase58(), this.svm.getAccount(key)]));
+    const restore = (): void => {
+      for (const [key, account] of snapshot) this.svm.setAccount(new PublicKey(key), account ?? EMPTY_ACCOUNT);
+    };
+    const outcomes: AtaOutcome[] = [];
+    for (const step of steps) {
+      const outcome = applyAtaStep(
+        step,
+        (key) => this.getAccount(key),
+        (key, account) => this.svm.setAccount(key, account),
+        (size) => this.minimumBalanceForRentExemption(size),
+      );
+      outcomes.push(outcome);
+      if (outcome.result === 'failed') break;
+    }
+    const failure = outcomes.find((o) => o.result === 'failed');
+    const rest = withoutAtaInstructions(tx, tables, steps, failure ? failure.step.index : Infinity);
+    if (!rest) {
+      restore();
+      throw new Error('svc-localnet cannot emulate this Associated Token Account instruction: its payer signs nothing else in the transaction');
+    }
+    const feePayer = accountKeys[0] as PublicKey;
+    const innerKeys = this.resolveKeys(rest.tx).accountKeys;
+    const toOriginal = (i: number): number => accountKeys.findIndex((k) => k.equals(innerKeys[i] as PublicKey));
+    const keyIndex = (key: PublicKey): number => accountKeys.findIndex((k) => k.equals(key));
+
+    let error: DescribedError | null = null;
+    let meta: TransactionMetadata | null = null;
+    let postAccounts = new Map<string, AccountInfo<Uint8Array>>();
+    let landed = true;
+    let fee = feeForMessage(tx.message);
+    const hasInstructions = rest.kept.length > 0;
+
+    if (failure && failure.result === 'failed') {
+      error = {
+        json: { InstructionError: [failure.step.index, failure.error] },
+        message: `Error processing Instruction ${failure.step.index}: ${failure.message}`,
+      };
+      // Instructions before the failing ATA instruction run first and may fail first.
+      if (hasInstructions) {
+        const sim = this.svm.simulateTransaction(rest.tx);
+        meta = sim.meta();
+        if (sim instanceof FailedTransactionMetadata) error = remapError(describeTransactionError(sim.err()), rest.kept);
+      }
+      restore();
+      const balance = this.svm.getBalance(feePayer) ?? 0n;
+      landed = balance >= fee;
+      if (commit && landed) this.debit(feePayer, fee);
+    } else if (commit) {
+      const before = this.svm.getBalance(feePayer) ?? 0n;
+      const result = hasInstructions ? this.svm.sendTransaction(rest.tx) : null;
+      meta = result instanceof FailedTransactionMetadata ? result.meta() : result;
+      if (result instanceof FailedTransactionMetadata) {
+        error = remapError(describeTransactionError(result.err()), rest.kept);
+        const charged = before - (this.svm.getBalance(feePayer) ?? 0n);
+        restore();
+        landed = charged > 0n;
+        fee = charged;
+        if (landed) this.debit(feePayer, charged);
+      } else if (result) {
+        fee = feeOf(result, rest.tx);
+      } else {
+        // Only ATA instructions: the runtime still charges the fee.
+        landed = before >= fee;
+        if (landed) this.debit(feePayer, fee);
+        else restore();
+      }
+    } else {
+      const sim = hasInstructions ? this.svm.simulateTransaction(rest.tx) : null;
+      meta = sim ? sim.meta() : null;
+      if (sim instanceof FailedTransactionMetadata) error = remapError(describeTransactionError(sim.err()), rest.kept);
+      else if (sim) postAccounts = new Map(sim.postAccounts().map(([key, account]) => [key.toBase58(), toAccountInfo(account)]));
+      for (const o of outcomes) {
+        const created = o.result === 'created' ? this.svm.getAccount(o.step.ata) : null;
+        if (created) postAccounts.set(o.step.ata.toBase58(), created);
+      }
+      restore();
+    }
+
+    // Report against the original message: instructions past the failing one never ran.
+    const errorIndex = instructionIndexOf(error?.json ?? null);
+    const shown = outcomes.filter((o) => errorIndex === null || o.step.index <= errorIndex);
+    const blocks = topLevelBlocks(meta ? meta.logs() : []);
+    const logs: string[] = [];
+    const total = tx.message.compiledInstructions.length;
+    for (let i = 0; i < total; i++) {
+      const outcome = shown.find((o) => o.step.index === i);
+      if (outcome) logs.push(...ataLogs(outcome));
+      else {
+        const k = rest.kept.indexOf(i);
+        if (k >= 0 && blocks[k]) logs.push(...(blocks[k] as string[]));
+      }
+    }
+    const inner = (meta ? innerOf(meta) : []).map(({ index, instructions }) => ({
+      index: rest.kept[index] as number,
+      instructions: instructions.map((ix) => ({ ...ix, programIdIndex: toOriginal(ix.programIdIndex), accounts: ix.accounts.map(toOriginal) })),
+    }));
+    for (const o of shown) {
+      const instructions = ataInnerInstructions(o, keyIndex);
+      if (instructions.length) inner.push({ index: o.step.index, instructions });
+    }
+    inner.sort((a, b) => a.index - b.index);
+    const ataUnits = shown.reduce((sum, o) => sum + (o.result === 'created' ? ATA_CREATE_UNITS : ATA_EXISTING_UNITS), 0n);
+    return {
+      landed,
+      error,
+      fee,
+      logs,
+      unitsConsumed: (meta ? meta.computeUnitsConsumed() : 0n) + ataUnits,
+      innerInstructions: inner,
+      returnData: meta ? returnDataOf(meta) : null,
+      postAccounts,
+    };
+  }
+
+  private debit(key: PublicKey, lamports: bigint): void {
+    const account = this.svm.getAccount(key);
+    if (account) this.svm.setAccount(key, { ...account, lamports: Number(BigInt(account.lamports) - lamports) });
   }
 
   // ---- internals ----------------------------------------------------------------------
@@ -343,26 +512,29 @@ export class LocalChain {
     for (const listener of this.transactionListeners) notifySafely(listener, record);
   }
 
-  /** Keys a version 0 transaction loads from lookup tables; empty if a table is missing (the tx then fails to load). */
-  private loadedAddresses(tx: VersionedTransaction): { writable: PublicKey[]; readonly: PublicKey[] } {
-    const lookups = tx.message.addressTableLookups;
-    if (lookups.length === 0) return { writable: [], readonly: [] };
+  /** All account keys (static, then lookup-table writable, then readonly) and the tables used. */
+  private resolveKeys(tx: VersionedTransaction): {
+    accountKeys: PublicKey[];
+    loaded: { writable: PublicKey[]; readonly: PublicKey[] };
+    tables: AddressLookupTableAccount[];
+  } {
     const tables: AddressLookupTableAccount[] = [];
-    for (const lookup of lookups) {
-      const account = this.svm.getAccount(lookup.accountKey);
-      if (!account) return { writable: [], readonly: [] };
-      try {
-        tables.push(new AddressLookupTableAccount({ key: lookup.accountKey, state: AddressLookupTableAccount.deserialize(account.data) }));
-      } catch {
-        return { writable: [], readonly: [] };
-      }
-    }
+    let loaded: { writable: PublicKey[]; readonly: PublicKey[] } = { writable: [], readonly: [] };
+    // A missing or broken table leaves the keys unresolved; litesvm then rejects the transaction.
     try {
-      const keys = tx.message.getAccountKeys({ addressLookupTableAccounts: tables });
-      return { writable: keys.accountKeysFromLookups?.writable ?? [], readonly: keys.accountKeysFromLookups?.readonly ?? [] };
+      for (const lookup of tx.message.addressTableLookups) {
+        const account = this.svm.getAccount(lookup.accountKey);
+        if (!account) throw new Error('missing table');
+        tables.push(new AddressLookupTableAccount({ key: lookup.accountKey, state: AddressLookupTableAccount.deserialize(account.data) }));
+      }
+      if (tables.length) {
+        const keys = tx.message.getAccountKeys({ addressLookupTableAccounts: tables });
+        loaded = { writable: keys.accountKeysFromLookups?.writable ?? [], readonly: keys.accountKeysFromLookups?.readonly ?? [] };
+      }
     } catch {
-      return { writable: [], readonly: [] };
+      loaded = { writable: [], readonly: [] };
     }
+    return { accountKeys: [...tx.message.staticAccountKeys, ...loaded.writable, ...loaded.readonly], loaded, tables };
   }
 
   private tokenBalances(keys: PublicKey[]): TokenBalance[] {
@@ -409,23 +581,20 @@ export class LocalChain {
    * litesvm 0.8's Linux JIT corrupts the Node heap after running the Memo v2 and Associated
    * Token Account program binaries (litesvm issues #171 and #352: a later GC aborts with
    * std::bad_alloc). Memo v2 is served by the Memo v1 binary, which behaves the same for
-   * memos (UTF-8 check) but does not require passed accounts to sign; transactions that
-   * invoke the ATA program are refused (see refusal()).
+   * memos (UTF-8 check) but does not require passed accounts to sign; the ATA program's
+   * instructions are emulated (ata-emulation.ts) and never reach litesvm.
    */
   private replaceCrashingPrograms(): void {
     const memoV1 = this.svm.getAccount(new PublicKey(MEMO_V1));
     if (memoV1) this.svm.addProgramWithLoader(new PublicKey(MEMO_V2), memoV1.data, new PublicKey('BPFLoader1111111111111111111111111111111111'));
   }
 
-  /** Why the localnet will not run this transaction, or null. */
+  /** Why the localnet will not run this transaction (an ATA use it cannot emulate), or null. */
   refusal(tx: VersionedTransaction): string | null {
-    const keys = tx.message.staticAccountKeys;
-    const usesAta = tx.message.compiledInstructions.some((ix) => keys[ix.programIdIndex]?.toBase58() === ATA_PROGRAM);
-    if (!usesAta) return null;
-    return (
-      'svc-localnet refuses transactions that invoke the Associated Token Account program: litesvm 0.8 corrupts memory running it on Linux. ' +
-      'Create token accounts with `svc-localnet airdrop`, Localnet.createTokenAccount() or the localnet_createAssociatedTokenAccount RPC method.'
-    );
+    const keys = this.resolveKeys(tx).accountKeys;
+    const plan = planAtaSteps(tx, keys, (key) => this.getAccount(key));
+    if (typeof plan !== 'string') return null;
+    return `svc-localnet cannot run this transaction: ${plan} (litesvm 0.8 cannot run the Associated Token Account program binary safely, so the localnet emulates its common instructions)`;
   }
 
   /**
@@ -438,30 +607,7 @@ export class LocalChain {
     const programId = mintAccount.owner;
     const address = getAssociatedTokenAddressSync(mint, owner, true, programId);
     if (this.getAccount(address)) return address;
-    const is2022 = programId.equals(TOKEN_2022_PROGRAM_ID);
-    // Token-2022 associated accounts carry the ImmutableOwner extension: account type byte, then TLV (type 7, length 0).
-    const data = Buffer.alloc(is2022 ? ACCOUNT_SIZE + 5 : ACCOUNT_SIZE);
-    AccountLayout.encode(
-      {
-        mint,
-        owner,
-        amount: 0n,
-        delegateOption: 0,
-        delegate: PublicKey.default,
-        state: AccountState.Initialized,
-        isNativeOption: 0,
-        isNative: 0n,
-        delegatedAmount: 0n,
-        closeAuthorityOption: 0,
-        closeAuthority: PublicKey.default,
-      },
-      data,
-    );
-    if (is2022) {
-      data[ACCOUNT_SIZE] = 2;
-      data.writeUInt16LE(7, ACCOUNT_SIZE + 1);
-      data.writeUInt16LE(0, ACCOUNT_SIZE + 3);
-    }
+    const data = associatedAccountData(mint, owner, programId);
     this.svm.setAccount(address, {
       lamports: Number(this.minimumBalanceForRentExemption(data.length)),
       data,
@@ -507,6 +653,33 @@ export class LocalChain {
 }
 
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+const EMPTY_ACCOUNT: AccountInfo<Uint8Array> = {
+  lamports: 0,
+  data: new Uint8Array(0),
+  owner: new PublicKey('11111111111111111111111111111111'),
+  executable: false,
+  rentEpoch: 0,
+};
+
+/** Maps an error of the transaction without its ATA instructions back to the original indexes. */
+function remapError(error: DescribedError, kept: number[]): DescribedError {
+  const index = instructionIndexOf(error.json);
+  if (index === null) return error;
+  const original = kept[index] ?? index;
+  const [, inner] = (error.json as { InstructionError: [number, unknown] }).InstructionError;
+  return {
+    json: { InstructionError: [original, inner] },
+    message: error.message.replace(/^Error processing Instruction \d+:/, `Error processing Instruction ${original}:`),
+  };
+}
+
+function instructionIndexOf(json: TransactionErrorJson | null): number | null {
+  if (json && typeof json === 'object' && Array.isArray((json as { InstructionError?: unknown }).InstructionError)) {
+    return (json as { InstructionError: [number, unknown] }).InstructionError[0];
+  }
+  return null;
+}
 
 /** A listener's failure must never undo or fail the transaction or slot it hears about. */
 function notifySafely<T>(listener: (value: T) => void, value: T): void {

@@ -3,7 +3,6 @@
  * shapes, defaults (commitment `finalized`, encodings) and error codes.
  */
 import {
-  ComputeBudgetProgram,
   PublicKey,
   SystemProgram,
   TransactionMessage,
@@ -14,6 +13,7 @@ import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { decodeBase58, encodeBase58 } from '../core/base58.js';
 import { STATUS_CACHE_SLOTS, type Commitment, type LocalChain, type SimulationResult, type TxRecord } from './chain.js';
 import { faucetKeypair } from './dev-keys.js';
+import { feeForMessage } from './fees.js';
 import { encodeAccount, parseAccountEncoding, type DataSlice } from './encode-account.js';
 import { encodeTransactionResult, type TransactionEncoding } from './encode-transaction.js';
 import {
@@ -150,26 +150,6 @@ function simulationValue(chain: LocalChain, sim: SimulationResult, config: Recor
     returnData: sim.returnData ? { programId: sim.returnData.programId, data: [Buffer.from(sim.returnData.data).toString('base64'), 'base64'] } : null,
     unitsConsumed: sim.unitsConsumed,
   };
-}
-
-/** The fee a message pays: 5000 lamports per signature plus the compute-unit price times the limit. */
-export function feeForMessage(message: VersionedMessage): bigint {
-  const computeBudget = ComputeBudgetProgram.programId.toBase58();
-  let limit: bigint | null = null;
-  let price = 0n;
-  let others = 0n;
-  for (const ix of message.compiledInstructions) {
-    if (message.staticAccountKeys[ix.programIdIndex]?.toBase58() !== computeBudget) {
-      others += 1n;
-      continue;
-    }
-    const data = Buffer.from(ix.data);
-    if (data[0] === 2 && data.length >= 5) limit = BigInt(data.readUInt32LE(1));
-    if (data[0] === 3 && data.length >= 9) price = data.readBigUInt64LE(1);
-  }
-  const units = limit ?? (others * 200_000n > 1_400_000n ? 1_400_000n : others * 200_000n);
-  const priority = (price * units + 999_999n) / 1_000_000n;
-  return 5000n * BigInt(message.header.numRequiredSignatures) + priority;
 }
 
 function statusOf(chain: LocalChain, record: TxRecord) {

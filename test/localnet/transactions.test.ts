@@ -13,7 +13,13 @@ import {
   type TransactionInstruction,
   type ParsedInstruction,
 } from '@solana/web3.js';
-import { getAssociatedTokenAddressSync } from '@solana/spl-token';
+import {
+  createAssociatedTokenAccountIdempotentInstruction,
+  createAssociatedTokenAccountInstruction,
+  createRecoverNestedInstruction,
+  createTransferCheckedInstruction,
+  getAssociatedTokenAddressSync,
+} from '@solana/spl-token';
 import { createTransferInstructions } from '../../src/solana/transfer.js';
 import { waitForConfirmation, type Localnet } from '../../src/localnet/index.js';
 import { fundedKeypair, newAddress, rpc, withLocalnet } from './helpers.js';
@@ -134,13 +140,85 @@ describe('recorded transactions', () => {
     assert.equal(VersionedTransaction.deserialize(Buffer.from(base64.result.transaction[0], 'base64')).signatures.length, 1);
   });
 
-  it('refuses transactions that invoke the Associated Token Account program with a clear error', async () => {
-    const payer = await fundedKeypair(net, { sol: '1' });
-    const { createAssociatedTokenAccountInstruction } = await import('@solana/spl-token');
-    const owner = newAddress();
+  it('creates the recipient token account in the payment transaction, as wallets do (emulated ATA program)', async () => {
+    const payer = await fundedKeypair(net, { sol: '1', usdc: '10' });
+    const recipient = newAddress();
     const mint = new PublicKey(net.usdcMint);
-    const ix = createAssociatedTokenAccountInstruction(payer.publicKey, getAssociatedTokenAddressSync(mint, owner), owner, mint);
-    await assert.rejects(sendV0(payer, [ix]), /Associated Token Account program/);
-    assert.equal(await connection.getBalance(payer.publicKey), 1_000_000_000);
+    const recipientAta = getAssociatedTokenAddressSync(mint, recipient);
+    const create = createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, recipientAta, recipient, mint);
+    const transfer = createTransferCheckedInstruction(getAssociatedTokenAddressSync(mint, payer.publicKey), mint, recipientAta, payer.publicKey, 1_500_000n, 6);
+    const signature = await sendV0(payer, [create, transfer]);
+    assert.equal((await connection.getTokenAccountBalance(recipientAta)).value.amount, '1500000');
+    const rent = await connection.getMinimumBalanceForRentExemption(165);
+    assert.equal(await connection.getBalance(payer.publicKey), 1_000_000_000 - rent - 5000);
+
+    const tx = await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+    assert.equal(tx?.meta?.err, null);
+    assert.equal(tx?.meta?.fee, 5000);
+    const keys = tx?.transaction.message.staticAccountKeys.map(String) ?? [];
+    const ataIndex = keys.indexOf(recipientAta.toBase58());
+    // Like the mainnet fixture: no pre token balance for an account created in the transaction.
+    assert.equal(tx?.meta?.preTokenBalances?.some((b) => b.accountIndex === ataIndex), false);
+    assert.equal(tx?.meta?.postTokenBalances?.find((b) => b.accountIndex === ataIndex)?.uiTokenAmount.amount, '1500000');
+    assert.equal(tx?.meta?.preBalances[ataIndex], 0);
+    assert.equal(tx?.meta?.postBalances[ataIndex], rent);
+    const logs = tx?.meta?.logMessages ?? [];
+    assert.equal(logs[0], 'Program ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL invoke [1]');
+    assert.ok(logs.includes('Program ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL success'));
+    assert.ok(logs.includes('Program TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA invoke [1]'));
+
+    const parsed = await connection.getParsedTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+    const [ataIx, transferIx] = parsed?.transaction.message.instructions as ParsedInstruction[];
+    assert.equal(ataIx?.program, 'spl-associated-token-account');
+    assert.equal(ataIx?.parsed.type, 'createIdempotent');
+    assert.equal(transferIx?.parsed.type, 'transferChecked');
+    const inner = parsed?.meta?.innerInstructions?.[0];
+    assert.equal(inner?.index, 0);
+    assert.deepEqual(
+      inner?.instructions.map((ix) => (ix as ParsedInstruction).parsed.type),
+      ['createAccount', 'initializeImmutableOwner', 'initializeAccount3'],
+    );
+    assert.equal(((inner?.instructions[2] as ParsedInstruction).parsed.info as { owner: string }).owner, recipient.toBase58());
+
+    // Idempotent again: succeeds and changes nothing but the fee.
+    const again = await sendV0(payer, [create]);
+    assert.equal((await connection.getSignatureStatus(again)).value?.err, null);
+    assert.equal((await connection.getTokenAccountBalance(recipientAta)).value.amount, '1500000');
+  });
+
+  it('fails like the ATA program: Create over an existing account, and a later failure undoes the creation', async () => {
+    const payer = await fundedKeypair(net, { sol: '1', usdc: '1' });
+    const mint = new PublicKey(net.usdcMint);
+    const existingOwner = newAddress();
+    const existing = new PublicKey(await net.createTokenAccount(existingOwner.toBase58(), net.usdcMint));
+    const createAgain = createAssociatedTokenAccountInstruction(payer.publicKey, existing, existingOwner, mint);
+    await assert.rejects(sendV0(payer, [createAgain]), /custom program error: 0x0/);
+    const failed = await sendV0(payer, [createAgain], [], true);
+    const status = (await connection.getSignatureStatus(failed, { searchTransactionHistory: true })).value;
+    assert.deepEqual(status?.err, { InstructionError: [0, { Custom: 0 }] });
+    assert.equal(await connection.getBalance(payer.publicKey), 1_000_000_000 - 5000);
+
+    const owner = newAddress();
+    const ata = getAssociatedTokenAddressSync(mint, owner);
+    const create = createAssociatedTokenAccountIdempotentInstruction(payer.publicKey, ata, owner, mint);
+    const tooMuch = createTransferCheckedInstruction(getAssociatedTokenAddressSync(mint, payer.publicKey), mint, ata, payer.publicKey, 5_000_000n, 6);
+    const signature = await sendV0(payer, [create, tooMuch], [], true);
+    const tx = await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+    assert.deepEqual(tx?.meta?.err, { InstructionError: [1, { Custom: 1 }] });
+    assert.equal(await connection.getAccountInfo(ata), null, 'the account created by instruction 0 is rolled back');
+    assert.equal(await connection.getBalance(payer.publicKey), 1_000_000_000 - 10_000);
+    assert.equal(tx?.meta?.fee, 5000);
+  });
+
+  it('refuses, with a clear error, ATA instructions it cannot emulate', async () => {
+    const payer = await fundedKeypair(net, { sol: '1' });
+    const mint = new PublicKey(net.usdcMint);
+    const recover = createRecoverNestedInstruction(newAddress(), mint, newAddress(), newAddress(), mint, payer.publicKey);
+    const sent = await rpc(net.rpcUrl, 'simulateTransaction', [
+      Buffer.from(new VersionedTransaction(new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: (await connection.getLatestBlockhash()).blockhash, instructions: [recover] }).compileToV0Message()).serialize()).toString('base64'),
+      { encoding: 'base64' },
+    ]);
+    assert.equal(sent.error?.code, -32002);
+    assert.match(sent.error?.message ?? '', /only the Create and CreateIdempotent instructions/);
   });
 });
