@@ -46,7 +46,7 @@ export const styles = css`
   .status.ok { color: var(--svc-success, var(--_success)); }
   .status.bad { color: var(--svc-danger, var(--_danger)); }
   .qr-box { display: grid; justify-items: center; gap: 0.4rem; }
-  .qr { width: var(--svc-qr-size, 14rem); height: auto; max-width: 100%; aspect-ratio: 1; border-radius: 6px; display: block; }
+  .qr { forced-color-adjust: none; width: var(--svc-qr-size, 14rem); height: auto; max-width: 100%; aspect-ratio: 1; border-radius: 6px; display: block; }
   .actions { display: grid; gap: 0.5rem; }
   button, .button {
     font: inherit;

@@ -349,7 +349,10 @@ export class SvcCheckout extends LitElement {
     if (this._walletBusy) return this._t('walletWaiting');
     if (this._reconnecting) return this._t('reconnecting');
     if (this._notice) return this._notice;
-    return this._payment ? this._t(this._payment.status) : '';
+    const p = this._payment;
+    // A short transfer leaves the payment pending (DESIGN §3); topping it up would not complete it.
+    if (p?.status === 'pending' && p.amountReceived && Number(p.amountReceived) > 0) return this._t('underpaid', `${p.amountReceived} ${p.currency}`);
+    return p ? this._t(p.status) : '';
   }
 
   override render(): TemplateResult {

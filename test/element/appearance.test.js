@@ -39,7 +39,7 @@ describe('appearance', () => {
       expect(Object.keys(t).sort(), langs[i]).to.deep.equal(keys);
       expect(Object.entries(t).filter(([, v]) => typeof v !== 'string' || !v.trim()), langs[i]).to.deep.equal([]);
       // Placeholders survive translation.
-      expect(['payTo', 'payWith', 'expiresIn'].every((k) => t[k].includes('{0}')), langs[i]).to.equal(true);
+      expect(['payTo', 'payWith', 'expiresIn', 'underpaid'].every((k) => t[k].includes('{0}')), langs[i]).to.equal(true);
     });
   });
 

@@ -66,6 +66,18 @@ describe('following a payment', () => {
     expect(events.filter((e) => e.type === 'svc-confirmed')).to.have.length(1);
   });
 
+  it('says so when a transfer falls short, and stays pending', async function () {
+    this.timeout(30000);
+    const { el, session } = await mountPayment({}, { amount: '2.00' });
+    const short = session.payment.url.replace('amount=2.00', 'amount=0.5');
+    expect(short).not.to.equal(session.payment.url);
+    await server('svc-pay', { url: short });
+    await waitFor(() => el.payment.amountReceived, { timeout: 20000, message: 'the short transfer seen' });
+    await el.updateComplete;
+    expect(el.status).to.equal('pending');
+    expect(part(el, 'status').textContent).to.equal('Received 0.5 USDC, less than the amount due. Please contact the shop.');
+  });
+
   it('shows the cancellation when the merchant cancels', async () => {
     const events = recordEvents(document, ['svc-status']);
     const { el, session } = await mountPayment();
