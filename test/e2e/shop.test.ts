@@ -5,8 +5,10 @@
 // Nothing here is mocked: real processes, real HTTP, real signed transactions, real Chromium.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
-import { startDemo, isListening, type DemoProcess } from './support/demo-process.js';
+import { startDemo, isListening, freshDataDir, removeDataDir, type DemoProcess } from './support/demo-process.js';
 import { launchChromium, openWatchedPage, screenshot, decodeQr, type WatchedPage } from './support/browser.js';
 
 const IPHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
@@ -14,7 +16,10 @@ const CHECKOUT = 'svc-checkout';
 const part = (name: string) => `${CHECKOUT} >>> [part~="${name}"]`;
 
 let demo: DemoProcess;
+let restarted: DemoProcess | undefined;
+let dataDir: string;
 let browser: Browser;
+const paidOrders: string[] = [];
 const pages: WatchedPage[] = [];
 
 async function watched(): Promise<WatchedPage> {
@@ -89,19 +94,23 @@ async function expectOrderPaid(page: Page, orderId: string): Promise<void> {
   await Promise.all([page.waitForNavigation(), page.click('#order-link')]);
   assert.equal(new URL(page.url()).searchParams.get('order'), orderId);
   await page.waitForSelector('#order-status[data-status="paid"]');
+  paidOrders.push(orderId);
   assert.equal(await page.$eval('#order-status', (el) => el.textContent), 'Paid');
   assert.match(await page.$eval('#order-signature', (el) => el.textContent ?? ''), /^Transaction: [1-9A-HJ-NP-Za-km-z]{64,88}$/);
 }
 
 describe('demo shop end to end (npm start + Chromium)', { timeout: 300_000 }, () => {
   before(async () => {
-    demo = await startDemo();
+    dataDir = freshDataDir();
+    demo = await startDemo({ dataDir });
     browser = await launchChromium();
   });
 
   after(async () => {
     await browser?.close().catch(() => undefined);
     demo?.destroy();
+    restarted?.destroy();
+    if (dataDir) removeDataDir(dataDir);
   });
 
   test('desktop: shop → cart → checkout → QR → pay → confirmed → order paid', async () => {
@@ -183,5 +192,23 @@ describe('demo shop end to end (npm start + Chromium)', { timeout: 300_000 }, ()
     assert.equal(code, 0, demo.output());
     assert.doesNotMatch(demo.output(), /exited \(|npm start failed/);
     for (const port of demo.ports) assert.equal(await isListening(port), false, `port ${port} is free`);
+  });
+
+  test('a restart on the same data keeps the orders, the payments and the merchant', async () => {
+    assert.ok(paidOrders.length > 0, 'the flows above paid an order');
+    const merchantFile = join(dataDir, 'demo', 'merchant.json');
+    const merchantBefore = readFileSync(merchantFile, 'utf8');
+    restarted = await startDemo({ dataDir, ports: demo.ports });
+    assert.equal(readFileSync(merchantFile, 'utf8'), merchantBefore, 'the test merchant is made once');
+    const { secretKey } = JSON.parse(merchantBefore) as { secretKey: string };
+    for (const orderId of paidOrders) {
+      const order = await (await fetch(`${restarted.shopUrl}/api/orders/${orderId}`)).json();
+      assert.equal(order.status, 'paid');
+      const page = await (await fetch(`${restarted.gatewayUrl}/api/v1/payments?orderId=${orderId}&status=confirmed`, { headers: { authorization: `Bearer ${secretKey}` } })).json();
+      assert.equal(page.data.length, 1, `the gateway still has the confirmed payment of ${orderId}`);
+      assert.equal(page.data[0].id, order.paymentId);
+    }
+    const { code } = await restarted.interrupt();
+    assert.equal(code, 0, restarted.output());
   });
 });

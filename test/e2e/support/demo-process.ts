@@ -19,7 +19,7 @@ export interface DemoProcess {
   output(): string;
   /** Sends SIGINT to start.mjs only and resolves when it exits (or rejects after `timeoutMs`). */
   interrupt(timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** Last resort for cleanup: kills the whole process group and removes the data directory. */
+  /** Last resort for cleanup: kills the whole process group. */
   destroy(): void;
 }
 
@@ -47,9 +47,18 @@ export function isListening(port: number): Promise<boolean> {
   });
 }
 
-export async function startDemo({ readyTimeoutMs = 90_000 } = {}): Promise<DemoProcess> {
-  const [rpc, gateway, shop] = [await freePort(), await freePort(), await freePort()];
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-e2e-'));
+/** A fresh data directory, as on a newcomer's first `npm start`. */
+export function freshDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'svc-e2e-'));
+}
+
+export function removeDataDir(dataDir: string): void {
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Starts `npm start`; pass the `dataDir` and `ports` of an earlier run to restart it on the same data. */
+export async function startDemo({ dataDir, ports, readyTimeoutMs = 90_000 }: { dataDir: string; ports?: number[]; readyTimeoutMs?: number }): Promise<DemoProcess> {
+  const [rpc, gateway, shop] = ports ?? [await freePort(), await freePort(), await freePort()];
   const child: ChildProcess = spawn(process.execPath, [join(root, 'scripts/start.mjs')], {
     cwd: root,
     // Its own process group, so cleanup can reach the grandchildren if start.mjs ever fails to.
@@ -70,7 +79,6 @@ export async function startDemo({ readyTimeoutMs = 90_000 } = {}): Promise<DemoP
     } catch {
       /* already gone */
     }
-    rmSync(dataDir, { recursive: true, force: true });
   };
 
   try {
@@ -100,7 +108,7 @@ export async function startDemo({ readyTimeoutMs = 90_000 } = {}): Promise<DemoP
     shopUrl: `http://127.0.0.1:${shop}`,
     gatewayUrl: `http://127.0.0.1:${gateway}`,
     rpcUrl,
-    ports: [rpc, gateway, shop],
+    ports: [rpc!, gateway!, shop!],
     dataDir,
     secrets: [merchant.secretKey, merchant.webhookSecret],
     output: () => output,
