@@ -64,10 +64,14 @@ export class Poller implements ReactiveController {
     this.halt();
   }
 
-  /** Polls every HURRY_MS for the next HURRY_FOR_MS, starting now (a wallet says it sent the transaction). */
+  /**
+   * Polls every HURRY_MS for the next HURRY_FOR_MS (a wallet says it sent the transaction). The first ask
+   * waits one interval: the transaction needs a moment to land, and a gateway throttles its chain
+   * checks per payment, so asking at once would only spend that check too early.
+   */
   hurry(): void {
     this.hurryUntil = Date.now() + HURRY_FOR_MS;
-    this.pollNow();
+    if (!this.stopped && this.session) this.schedule(HURRY_MS);
   }
 
   /** Asks now instead of at the next tick (e.g. the countdown reached zero, or the tab came back). */
