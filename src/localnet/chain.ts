@@ -642,6 +642,8 @@ export class LocalChain {
       },
       data,
     );
+    this.touched.add(faucetKeypair().publicKey.toBase58());
+    this.touched.add(usdcMintKeypair().publicKey.toBase58());
     this.svm.setAccount(usdcMintKeypair().publicKey, {
       lamports: Number(this.minimumBalanceForRentExemption(MINT_SIZE)),
       data,

@@ -51,8 +51,10 @@ function parsedData(info: AccountInfo<Uint8Array>, decimalsOf: (mint: PublicKey)
   const program = info.owner.toBase58() === 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA' ? 'spl-token' : 'spl-token-2022';
   const token = decodeTokenAccount(info.owner, info.data);
   if (token) {
-    // Account extensions (Token-2022) are not decoded here; such accounts fall back to base64.
-    if (info.data.length !== 165) return null;
+    // Token-2022 extensions: only ImmutableOwner (what associated accounts carry) is decoded;
+    // accounts with others fall back to base64.
+    const extensions = info.data.length > 165 ? accountExtensions(info.data) : [];
+    if (extensions === null) return null;
     return {
       program,
       parsed: {
@@ -64,6 +66,7 @@ function parsedData(info: AccountInfo<Uint8Array>, decimalsOf: (mint: PublicKey)
           tokenAmount: uiTokenAmount(token.amount, decimalsOf(token.mint)),
           ...(token.delegate ? { delegate: token.delegate.toBase58(), delegatedAmount: uiTokenAmount(token.delegatedAmount, decimalsOf(token.mint)) } : {}),
           ...(token.closeAuthority ? { closeAuthority: token.closeAuthority.toBase58() } : {}),
+          ...(extensions.length ? { extensions } : {}),
         },
         type: 'account',
       },
@@ -88,4 +91,20 @@ function parsedData(info: AccountInfo<Uint8Array>, decimalsOf: (mint: PublicKey)
     };
   }
   return null;
+}
+
+/** The TLV extensions after a Token-2022 account's type byte, or null if one is not understood. */
+function accountExtensions(data: Uint8Array): Array<{ extension: string }> | null {
+  const view = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const out: Array<{ extension: string }> = [];
+  let offset = 166;
+  while (offset + 4 <= view.length) {
+    const type = view.readUInt16LE(offset);
+    const length = view.readUInt16LE(offset + 2);
+    if (type === 0 && length === 0) break; // padding
+    if (type !== 7 || length !== 0) return null;
+    out.push({ extension: 'immutableOwner' });
+    offset += 4 + length;
+  }
+  return out;
 }

@@ -123,6 +123,27 @@ function decodeWireTransaction(encoded: unknown, config: Record<string, unknown>
   return tx;
 }
 
+/** getProgramAccounts filters: {dataSize} and {memcmp: {offset, bytes, encoding?}}. */
+function accountFilter(filter: unknown): (data: Uint8Array) => boolean {
+  const f = configParam(filter);
+  if (typeof f.dataSize === 'number') {
+    const size = f.dataSize;
+    return (data) => data.length === size;
+  }
+  const memcmp = f.memcmp as { offset?: unknown; bytes?: unknown; encoding?: unknown } | undefined;
+  if (memcmp && typeof memcmp.offset === 'number' && typeof memcmp.bytes === 'string') {
+    let bytes: Uint8Array;
+    try {
+      bytes = memcmp.encoding === 'base64' ? Buffer.from(memcmp.bytes, 'base64') : decodeBase58(memcmp.bytes);
+    } catch {
+      throw RpcError.invalidParams('Invalid param: invalid memcmp bytes');
+    }
+    const offset = memcmp.offset;
+    return (data) => data.length >= offset + bytes.length && bytes.every((b, i) => data[offset + i] === b);
+  }
+  throw RpcError.invalidParams('Invalid params: filters must be {dataSize} or {memcmp: {offset, bytes}}');
+}
+
 function simulationValue(chain: LocalChain, sim: SimulationResult, config: Record<string, unknown>, tx: VersionedTransaction) {
   const accountsConfig = configParam(config.accounts);
   let accounts: unknown = null;
@@ -290,6 +311,23 @@ export const METHODS: Record<string, Handler> = {
       value.push({ account: encodeAccount(key, info, parseAccountEncoding(config.encoding, 'base58'), { decimalsOf: mintDecimals(chain) }), pubkey: address });
     }
     return withContext(chain, config, value);
+  },
+
+  getProgramAccounts: (chain, params) => {
+    const programId = pubkeyParam(params[0]);
+    const config = configParam(params[1]);
+    const filters = config.filters ?? [];
+    if (!Array.isArray(filters) || filters.length > 4) throw RpcError.invalidParams('Too many filters provided; max 4');
+    const tests = filters.map(accountFilter);
+    const encoding = parseAccountEncoding(config.encoding, 'base58');
+    const value: unknown[] = [];
+    for (const address of chain.knownAddresses()) {
+      const key = new PublicKey(address);
+      const info = chain.getAccount(key);
+      if (!info || !info.owner.equals(programId) || !tests.every((test) => test(info.data))) continue;
+      value.push({ account: encodeAccount(key, info, encoding, { dataSlice: dataSliceParam(config), decimalsOf: mintDecimals(chain) }), pubkey: address });
+    }
+    return optionalBool(config, 'withContext') ? withContext(chain, config, value) : value;
   },
 
   requestAirdrop: (chain, params) => {

@@ -99,6 +99,12 @@ describe('localnet JSON-RPC', () => {
     assert.equal((await rpc(net.rpcUrl, 'getTokenAccountBalance', [owner.publicKey.toBase58()])).error?.code, -32602);
     const byOwner = await connection.getTokenAccountsByOwner(owner.publicKey, { mint: new PublicKey(LOCALNET_USDC_MINT) });
     assert.deepEqual(byOwner.value.map((a) => a.pubkey.toBase58()), [ata.toBase58()]);
+    const programAccounts = await connection.getProgramAccounts(new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'), {
+      filters: [{ dataSize: 165 }, { memcmp: { offset: 32, bytes: owner.publicKey.toBase58() } }],
+    });
+    assert.deepEqual(programAccounts.map((a) => a.pubkey.toBase58()), [ata.toBase58()]);
+    const parsedByOwner = await connection.getParsedTokenAccountsByOwner(owner.publicKey, { programId: new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA') });
+    assert.equal(parsedByOwner.value[0]?.account.data.parsed.info.tokenAmount.uiAmountString, '7.25');
     const base58 = await rpc(net.rpcUrl, 'getAccountInfo', [ata.toBase58()]);
     assert.equal(base58.error?.code, -32602, 'the default (base58) encoding refuses data above 128 bytes');
   });

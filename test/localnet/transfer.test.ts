@@ -124,7 +124,13 @@ describe('Token-2022 transfers on the localnet', () => {
     const post = result?.meta?.postTokenBalances?.find((b) => b.owner === recipient.toBase58());
     assert.equal(post?.programId, TOKEN_2022_PROGRAM_ID.toBase58());
     assert.deepEqual(post?.uiTokenAmount, { amount: '1234', decimals: 2, uiAmount: 12.34, uiAmountString: '12.34' });
-    const balance = await connection.getTokenAccountBalance(getAssociatedTokenAddressSync(mint.publicKey, recipient, false, TOKEN_2022_PROGRAM_ID));
+    const recipientAta = getAssociatedTokenAddressSync(mint.publicKey, recipient, false, TOKEN_2022_PROGRAM_ID);
+    const balance = await connection.getTokenAccountBalance(recipientAta);
     assert.equal(balance.value.amount, '1234');
+    const parsed = await connection.getParsedAccountInfo(recipientAta);
+    const data = parsed.value?.data as { program: string; parsed: { info: { extensions: unknown; tokenAmount: { amount: string } } } };
+    assert.equal(data.program, 'spl-token-2022');
+    assert.deepEqual(data.parsed.info.extensions, [{ extension: 'immutableOwner' }]);
+    assert.equal(data.parsed.info.tokenAmount.amount, '1234');
   });
 });
