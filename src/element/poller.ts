@@ -66,7 +66,7 @@ export class Poller implements ReactiveController {
 
   /**
    * Polls every HURRY_MS for the next HURRY_FOR_MS (a wallet says it sent the transaction). The first ask
-   * waits one interval: the transaction needs a moment to land, and a gateway throttles its chain
+   * waits one interval: the transaction needs a moment to land, and the gateway throttles its chain
    * checks per payment, so asking at once would only spend that check too early.
    */
   hurry(): void {

@@ -101,7 +101,12 @@ export async function createTestWallet({ name = 'Test Wallet', reject = false } 
   return wallet;
 }
 
-/** Announces a wallet the way an extension that loads after the page does. */
+/**
+ * Announces a wallet as the standard's registerWallet() does: to an app already listening (the
+ * register-wallet event) and to one that comes later (its app-ready event).
+ */
 export function registerWallet(wallet) {
-  window.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: ({ register }) => register(wallet) }));
+  const callback = ({ register }) => register(wallet);
+  window.addEventListener('wallet-standard:app-ready', (e) => callback(e.detail));
+  window.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: callback }));
 }
