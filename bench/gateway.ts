@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Connection, Keypair, PublicKey } from '@solana/web3.js';
 import { createMerchant } from '../src/gateway/index.js';
-import { startLocalnet } from '../src/localnet/index.js';
+import { airdropOverRpc } from '../src/localnet/index.js';
 import { createTransferTransaction } from '../src/solana/transfer.js';
 
 const quick = process.argv.includes('--quick');
@@ -110,7 +110,7 @@ async function startReceiver() {
 }
 
 async function spawnGateway(args: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/gateway/cli.ts', 'start', '--port', '0', ...args], {
+  const child = spawn(process.execPath, [...(process.env.GATEWAY_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/gateway/cli.ts', 'start', '--port', '0', ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -127,9 +127,37 @@ async function spawnGateway(args: string[], env: Record<string, string>): Promis
   return { url, child };
 }
 
+/** The localnet in its own process, so the chain's work does not starve the load generator. */
+async function spawnLocalnet(): Promise<{ rpcUrl: string; child: ChildProcess; airdrop(address: string, amounts: { sol?: number }): Promise<void>; close(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/localnet/cli.ts', 'start', '--port', '0', '--json'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const rpcUrl = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve(JSON.parse(line).rpcUrl);
+    });
+    child.once('exit', (code) => reject(new Error(`localnet exited ${code}`)));
+  });
+  return {
+    rpcUrl,
+    child,
+    async airdrop(address, amounts) {
+      await airdropOverRpc(new Connection(rpcUrl, 'confirmed'), address, amounts);
+    },
+    async close() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
 async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-'));
-  const localnet = await startLocalnet({ port: 0 });
+  const localnet = await spawnLocalnet();
   const proxy = await startCountingProxy(localnet.rpcUrl);
   const receiver = await startReceiver();
   const wallet = Keypair.generate();
@@ -137,10 +165,9 @@ async function main() {
   const db = join(dir, 'gateway.db');
   const merchant = await createMerchant({ databasePath: db }, { name: 'Bench Shop', recipient: wallet.publicKey.toBase58(), webhookUrl: receiver.url });
   // Default watcher and webhook settings; only the rate limits are opened up (the load comes from one address).
-  const gateway = await spawnGateway(['--database', db, '--rpc', proxy.url], {
-    RATE_LIMIT_PER_PAYMENT: '1000,1000',
-    RATE_LIMIT_PER_CLIENT: '1000000,1000000',
-  });
+  const env = { RATE_LIMIT_PER_PAYMENT: '1000,1000', RATE_LIMIT_PER_CLIENT: '1000000,1000000' };
+  // Phase A talks to the localnet directly; B and C go through the counting proxy (restart in between).
+  let gateway = await spawnGateway(['--database', db, '--rpc', localnet.rpcUrl], env);
   const auth = { authorization: `Bearer ${merchant.secretKey}` };
   const createPayments = async (n: number) => {
     const out: { id: string; token: string; reference: string; url: string }[] = [];
@@ -196,6 +223,11 @@ async function main() {
     statuses = new Map();
     // Stop watching them: cancel (late watch then checks them only every 30 s).
     for (const p of pendingA) await http('POST', `${gateway.url}/api/v1/payments/${p.id}/cancel`, auth);
+    if (process.env.BENCH_ONLY === 'A') return;
+    log('B: RPC calls per payment as pollers grow…');
+    gateway.child.kill('SIGTERM');
+    await new Promise((r) => gateway.child.once('exit', r));
+    gateway = await spawnGateway(['--database', db, '--rpc', proxy.url], env);
 
     // ---- B. RPC calls per pending payment per minute, by pollers per payment
     for (const pollers of POLLERS_B) {

@@ -23,6 +23,8 @@ export interface GatewayConfig {
   databasePath: string;
   databaseUrl: string | null;
   rpcUrl: string;
+  /** Deadline of one RPC call. */
+  rpcTimeoutMs: number;
   commitment: Commitment;
   /** Tokens accepted besides SOL, e.g. USDC=<mint>. */
   currencies: CurrencyConfig[];
@@ -72,11 +74,12 @@ export function defaultConfig(): GatewayConfig {
     databasePath: './data/gateway.db',
     databaseUrl: null,
     rpcUrl: 'http://127.0.0.1:8899',
+    rpcTimeoutMs: 10_000,
     commitment: 'confirmed',
     currencies: [],
     defaultExpiresInSeconds: 900,
     lateWatchMs: 24 * 3600_000,
-    watcher: { tickMs: 100, minCheckIntervalMs: 2_000, batchSize: 200, concurrency: 8, lateIntervalMs: 30_000 },
+    watcher: { tickMs: 100, minCheckIntervalMs: 2_050, batchSize: 500, concurrency: 32, lateIntervalMs: 30_000 },
     webhooks: {
       retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS,
       jitter: 0.1,
@@ -167,7 +170,7 @@ function envMs(env: NodeJS.ProcessEnv, name: string): number | undefined {
 
 /**
  * Tuning knobs, environment only (tests and benchmarks compress time with them):
- * WEBHOOK_RETRY_SCHEDULE_MS (comma-separated), WEBHOOK_TIMEOUT_MS, WEBHOOK_LEASE_MS,
+ * RPC_TIMEOUT_MS, WEBHOOK_RETRY_SCHEDULE_MS (comma-separated), WEBHOOK_TIMEOUT_MS, WEBHOOK_LEASE_MS,
  * WATCHER_TICK_MS, WATCHER_MIN_CHECK_INTERVAL_MS, LATE_WATCH_INTERVAL_MS,
  * RATE_LIMIT_PER_PAYMENT and RATE_LIMIT_PER_CLIENT ("RATE,BURST").
  */
@@ -180,6 +183,7 @@ function applyTuningEnv(config: GatewayConfig, env: NodeJS.ProcessEnv): void {
     }
     config.webhooks.retryScheduleMs = list;
   }
+  config.rpcTimeoutMs = envMs(env, 'RPC_TIMEOUT_MS') ?? config.rpcTimeoutMs;
   config.webhooks.timeoutMs = envMs(env, 'WEBHOOK_TIMEOUT_MS') ?? config.webhooks.timeoutMs;
   config.webhooks.leaseMs = envMs(env, 'WEBHOOK_LEASE_MS') ?? config.webhooks.leaseMs;
   config.watcher.tickMs = envMs(env, 'WATCHER_TICK_MS') ?? config.watcher.tickMs;

@@ -39,7 +39,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const { background = true, ...rest } = options;
   const config = resolveConfig(rest as Partial<GatewayConfig>);
   const store = await openStore(config);
-  const chain = new SolanaChain(config.rpcUrl, config.commitment);
+  const chain = new SolanaChain(config.rpcUrl, config.commitment, config.rpcTimeoutMs);
   const webhooks = new WebhookWorker(store, config);
   const service = new PaymentService({ store, chain, config, onEvent: () => webhooks.kick() });
   const watcher = new Watcher(store, service, config);

@@ -8,9 +8,15 @@ export class SolanaChain implements ChainPort {
   readonly connection: Connection;
   readonly scanner: ReferenceScanner;
 
-  constructor(rpcUrl: string, commitment: Commitment) {
+  constructor(rpcUrl: string, commitment: Commitment, timeoutMs = 10_000) {
     // 'confirmed' for reads in general; the scanner applies the payment's required commitment itself.
-    this.connection = new Connection(rpcUrl, { commitment: 'confirmed', disableRetryOnRateLimit: true });
+    // Every RPC call has a deadline: a hung node must not hold a payment's check (and its coalesced
+    // waiters) forever. A timeout is an RPC failure like any other: no state changes, retried later.
+    this.connection = new Connection(rpcUrl, {
+      commitment: 'confirmed',
+      disableRetryOnRateLimit: true,
+      fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }),
+    });
     this.scanner = new ReferenceScanner(this.connection, { commitment });
   }
 
