@@ -85,6 +85,16 @@ export function createShop({ secretKey, webhookSecret, gatewayUrl, dataDir, rpcU
             console.warn(`order ${order.id}: confirmed payment ${payment.id} does not match the order total`);
             return;
           }
+          if (order.status === 'paid' && order.paymentId !== payment.id) {
+            // Paid twice (two checkout tabs, or a late transfer to an older payment): keep the first, flag the
+            // second for a refund. Never lose track of money received.
+            const extra = order.extraPayments ?? [];
+            if (!extra.some((p) => p.paymentId === payment.id)) {
+              console.warn(`order ${order.id}: also paid by ${payment.id}; refund it`);
+              orders.update(order.id, { extraPayments: [...extra, { paymentId: payment.id, signature: payment.signature, amount: payment.amountReceived }] });
+            }
+            return;
+          }
           orders.update(order.id, { status: 'paid', paymentId: payment.id, signature: payment.signature, paidAt: payment.confirmedAt });
         } else if (order.status !== 'paid') {
           orders.update(order.id, { paymentId: payment.id, lastEvent: event.type });

@@ -14,7 +14,18 @@ async function refresh() {
   const order = await res.json();
   status.textContent = LABELS[order.status] ?? order.status;
   status.dataset.status = order.status;
+  document.getElementById('order-lines').replaceChildren(
+    ...order.items.map((item) => {
+      const li = document.createElement('li');
+      li.textContent = `${item.quantity} × ${item.name}`;
+      return li;
+    }),
+  );
   document.getElementById('order-total').textContent = `Total: ${order.total} ${order.currency}`;
+  const extra = order.extraPayments ?? [];
+  const notice = document.getElementById('order-extra');
+  notice.hidden = extra.length === 0;
+  notice.textContent = `This order was paid ${extra.length + 1} times; the shop will refund ${extra.length === 1 ? 'the extra payment' : `${extra.length} extra payments`}.`;
   if (order.signature) document.getElementById('order-signature').textContent = `Transaction: ${order.signature}`;
   if (order.status !== 'paid') setTimeout(refresh, 1500);
 }
