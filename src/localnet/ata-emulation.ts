@@ -154,7 +154,7 @@ export function applyAtaStep(
 /**
  * The transaction without its ATA instructions (and, when `before` is given, without anything
  * from that index on), with the original signatures. Null if removing them would change the
- * set of signers (the fee would differ).
+ * set of signers (the fee would differ) or the message cannot be decompiled.
  */
 export function withoutAtaInstructions(
   tx: VersionedTransaction,
@@ -163,7 +163,12 @@ export function withoutAtaInstructions(
   before = Infinity,
 ): { tx: VersionedTransaction; kept: number[] } | null {
   const ataIndexes = new Set(steps.map((s) => s.index));
-  const decompiled = TransactionMessage.decompile(tx.message, { addressLookupTableAccounts: tables });
+  let decompiled: TransactionMessage;
+  try {
+    decompiled = TransactionMessage.decompile(tx.message, { addressLookupTableAccounts: tables });
+  } catch {
+    return null; // e.g. a lookup table that does not exist: the transaction cannot load anyway
+  }
   const kept: number[] = [];
   const instructions: TransactionInstruction[] = [];
   decompiled.instructions.forEach((ix, i) => {

@@ -591,8 +591,11 @@ export class LocalChain {
 
   /** Why the localnet will not run this transaction (an ATA use it cannot emulate), or null. */
   refusal(tx: VersionedTransaction): string | null {
-    const keys = this.resolveKeys(tx).accountKeys;
-    const plan = planAtaSteps(tx, keys, (key) => this.getAccount(key));
+    const { accountKeys, tables } = this.resolveKeys(tx);
+    let plan = planAtaSteps(tx, accountKeys, (key) => this.getAccount(key));
+    if (Array.isArray(plan) && !withoutAtaInstructions(tx, tables, plan)) {
+      plan = 'the payer of an Associated Token Account instruction must also sign another instruction or pay the fee';
+    }
     if (typeof plan !== 'string') return null;
     return `svc-localnet cannot run this transaction: ${plan} (litesvm 0.8 cannot run the Associated Token Account program binary safely, so the localnet emulates its common instructions)`;
   }
