@@ -58,7 +58,7 @@ describe('localnet building blocks', () => {
     const checked = createTransferCheckedInstruction(a, b, c, a, 1_000_000n, 6);
     const parsed = parseInstruction(checked.programId.toBase58(), checked.keys.map((k) => k.pubkey.toBase58()), checked.data, 2);
     assert.equal(parsed.program, 'spl-token');
-    assert.deepEqual((parsed.parsed as { info: { tokenAmount: unknown } }).info.tokenAmount, { amount: '1000000', decimals: 6, uiAmount: 1, uiAmountString: '1' });
+    assert.deepEqual((parsed.parsed as unknown as { info: { tokenAmount: unknown } }).info.tokenAmount, { amount: '1000000', decimals: 6, uiAmount: 1, uiAmountString: '1' });
     // Truncated data is not parsed: shown partially decoded like an unknown program.
     const short = parseInstruction(checked.programId.toBase58(), [a.toBase58()], checked.data.subarray(0, 3), null);
     assert.deepEqual(Object.keys(short).sort(), ['accounts', 'data', 'programId', 'stackHeight']);
