@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs before `npm test`: the browser tests need Debian's Chromium and the storage tests need
-// PostgreSQL's pg_virtualenv. On a fresh machine of this kind (root, Debian) install them;
+// Runs before `npm test`: the browser tests need Debian's Chromium, the storage tests need
+// PostgreSQL's pg_virtualenv, and the docs' shell examples are run with curl and jq. On a fresh machine of this kind (root, Debian) install them;
 // elsewhere say what is missing instead of failing later with a puzzling error.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -8,6 +8,8 @@ import { existsSync } from 'node:fs';
 const needed = [
   { pkg: 'chromium', present: () => existsSync(process.env.CHROME_PATH ?? '/usr/bin/chromium') },
   { pkg: 'postgresql', present: () => existsSync('/usr/bin/pg_virtualenv') },
+  { pkg: 'curl', present: () => existsSync('/usr/bin/curl') },
+  { pkg: 'jq', present: () => existsSync('/usr/bin/jq') },
 ];
 const missing = needed.filter((n) => !n.present()).map((n) => n.pkg);
 if (missing.length === 0) process.exit(0);

@@ -135,7 +135,8 @@ export interface CheckoutSession {
   paymentId: string;
   paymentToken: string;
   baseUrl?: string;
-  payment: PublicPayment;
+  /** The public view, when the backend has it; the element fetches it itself otherwise. */
+  payment?: PublicPayment;
 }
 
 export const PAYMENT_TOKEN_HEADER = 'x-service-payment-token';

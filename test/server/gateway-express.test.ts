@@ -91,7 +91,7 @@ test('session → localnet payment → webhook: onEvent sees payment.confirmed o
   // The browser tries to set its own price; it is ignored.
   const answer = await askSession({ orderId: 'A-1', amount: '0.01' });
   assert.equal(answer.status, 201, JSON.stringify(answer.body));
-  const checkout = answer.body as unknown as CheckoutSession;
+  const checkout = answer.body as unknown as Required<CheckoutSession>; // our handler always includes the public view
   assert.match(checkout.paymentId, /^pay_/);
   assert.match(checkout.paymentToken, /^svc_pt_/);
   assert.equal(checkout.baseUrl, stack.gatewayUrl);
