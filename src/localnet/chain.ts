@@ -84,6 +84,8 @@ export interface TxRecord {
   returnData: { programId: string; data: Uint8Array } | null;
   /** getSignaturesForAddress's memo field: "[len] text" per memo instruction, joined by "; ". */
   memo: string | null;
+  /** Position in the ledger (1, 2, ...): orders transactions within a slot for paging. */
+  sequence: number;
 }
 
 /** What happened to a transaction handed to the chain. */
@@ -361,6 +363,7 @@ export class LocalChain {
       computeUnitsConsumed: run.unitsConsumed,
       returnData: run.returnData,
       memo: memoOf(tx),
+      sequence: this.transactionCount + 1,
     };
     this.store(record);
     return { landed: true, record };

@@ -411,18 +411,18 @@ export const METHODS: Record<string, Handler> = {
     }
     const before = config.before == null ? null : signatureParam(config.before);
     const until = config.until == null ? null : signatureParam(config.until);
+    // Like Agave 2.2: `before` and `until` may name any transaction (their position in the ledger
+    // bounds the list); an unknown `before` gives an empty list, an unknown `until` no lower bound.
+    const beforeRecord = before === null ? null : chain.getRecord(before);
+    if (before !== null && !beforeRecord) return [];
+    const untilSequence = until === null ? 0 : (chain.getRecord(until)?.sequence ?? 0);
+    const beforeSequence = beforeRecord?.sequence ?? Infinity;
     const records = chain.recordsFor(address.toBase58());
-    let start = records.length - 1;
-    if (before !== null) {
-      const i = records.findIndex((r) => r.signature === before);
-      // An unknown `before` gives nothing to page from.
-      if (i < 0) return [];
-      start = i - 1;
-    }
     const out: unknown[] = [];
-    for (let i = start; i >= 0 && out.length < limit; i--) {
+    for (let i = records.length - 1; i >= 0 && out.length < limit; i--) {
       const record = records[i] as TxRecord;
-      if (record.signature === until) break;
+      if (record.sequence >= beforeSequence) continue;
+      if (record.sequence <= untilSequence) break;
       if (!visibleAt(chain, record, commitment)) continue;
       out.push({
         blockTime: record.blockTime,

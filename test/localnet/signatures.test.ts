@@ -55,6 +55,19 @@ describe('getSignaturesForAddress, getSignatureStatuses and commitment', () => {
     assert.deepEqual(await connection.getSignaturesForAddress(newAddress(), {}, 'confirmed'), []);
   });
 
+  it('bounds pages by the ledger position of before/until, even when they name another address\'s transaction', async () => {
+    const payer = await fundedKeypair(net, { sol: '1' });
+    const [a, b] = [newAddress(), newAddress()];
+    const first = await pay(payer, a, 1_000_000);
+    const between = await pay(payer, b, 1_000_001);
+    const last = await pay(payer, a, 1_000_002);
+    assert.deepEqual((await connection.getSignaturesForAddress(a, { before: between }, 'confirmed')).map((s) => s.signature), [first]);
+    assert.deepEqual((await connection.getSignaturesForAddress(a, { until: between }, 'confirmed')).map((s) => s.signature), [last]);
+    const unknown = '1'.repeat(64);
+    assert.deepEqual(await connection.getSignaturesForAddress(a, { before: unknown }, 'confirmed'), []);
+    assert.deepEqual((await connection.getSignaturesForAddress(a, { until: unknown }, 'confirmed')).map((s) => s.signature), [last, first]);
+  });
+
   it('shows a transaction as confirmed at once and finalized only finalizationDepth slots later', async () => {
     const payer = await fundedKeypair(net, { sol: '1' });
     const reference = newAddress();
