@@ -156,6 +156,8 @@ export function configFromFlagsAndEnv(flags: StartFlags, env: NodeJS.ProcessEnv 
   if (commitment) config.commitment = parseCommitment(commitment);
   const currencies = flags.currency?.length ? flags.currency.join(',') : env.CURRENCIES;
   if (currencies) config.currencies = parseCurrencies(currencies);
+  const trust = env.TRUST_PROXY;
+  if (trust) config.trustProxy = trust === 'true' ? true : trust === 'false' ? false : /^\d+$/.test(trust) ? Number(trust) : trust;
   applyTuningEnv(config, env);
   return config;
 }

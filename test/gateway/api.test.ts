@@ -385,6 +385,24 @@ describe('public routes', () => {
     assert.equal(pre.headers.get('access-control-allow-credentials'), null);
     const v1 = await api(gw.url, '/api/v1/payments', { key, headers: { origin: 'https://evil.example' } });
     assert.equal(v1.headers.get('access-control-allow-origin'), null);
+    const merchantPre = await fetch(`${gw.url}/api/v1/merchant`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } });
+    assert.equal(merchantPre.headers.get('access-control-allow-origin'), null);
+  });
+
+  it('lets a browser create a payment with a publishable key (CORS on POST /api/v1/payments only)', async () => {
+    const pre = await fetch(`${gw.url}/api/v1/payments`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    assert.equal(pre.status, 204);
+    assert.equal(pre.headers.get('access-control-allow-origin'), '*');
+    assert.match(pre.headers.get('access-control-allow-headers') ?? '', /authorization/);
+    assert.equal(pre.headers.get('access-control-allow-credentials'), null);
+    const created = await createSol({}, { origin: 'https://shop.example' }, gw.merchant.publishableKey);
+    assert.equal(created.status, 201);
+    assert.equal(created.headers.get('access-control-allow-origin'), '*');
+    const read = await api(gw.url, `/api/v1/payments/${created.body.id}`, { key, headers: { origin: 'https://shop.example' } });
+    assert.equal(read.headers.get('access-control-allow-origin'), null);
   });
 
   it('rate limits one payment with 429 and Retry-After', async () => {
@@ -406,7 +424,11 @@ describe('public routes', () => {
     const p = (await createSol()).body;
     const get = await api(gw.url, `/api/public/payments/${p.id}/transaction?token=${p.paymentToken}`);
     assert.equal(get.status, 200);
-    assert.deepEqual(get.body, { label: 'Test Shop' });
+    assert.equal(get.body.label, 'Test Shop');
+    assert.equal(get.body.icon, `${gw.url}/api/public/icon.svg`);
+    const icon = await fetch(get.body.icon);
+    assert.equal(icon.status, 200);
+    assert.match(icon.headers.get('content-type') ?? '', /^image\/svg\+xml/);
     assertProblem(await api(gw.url, `/api/public/payments/${p.id}/transaction`), 401, 'payment_token_missing');
     const bad = await api(gw.url, `/api/public/payments/${p.id}/transaction?token=${p.paymentToken}`, { body: { account: 'nope' } });
     assertProblem(bad, 400, 'account_invalid');

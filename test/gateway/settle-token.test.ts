@@ -89,7 +89,8 @@ describe('USDC payments on the localnet', () => {
     const wallet = await fundedPayer(stack, { sol: 1, usdc: 3 });
     const base = `${stack.gatewayUrl}/api/public/payments/${p.id}/transaction?token=${p.paymentToken}`;
     const get = await api(base, '');
-    assert.deepEqual(get.body, { label: 'Stack Shop' });
+    assert.equal(get.body.label, 'Stack Shop');
+    assert.match(get.body.icon, /^http:\/\/127\.0\.0\.1:\d+\/api\/public\/icon\.svg$/);
     const post = await api(base, '', { body: { account: wallet.publicKey.toBase58() } });
     assert.equal(post.status, 200, post.text);
     const tx = Transaction.from(Buffer.from(post.body.transaction, 'base64'));

@@ -6,7 +6,7 @@ import { problemHandler } from './problem.js';
 import type { AppContext } from './routes/context.js';
 import { merchantRouter } from './routes/merchant.js';
 import { paymentsRouter } from './routes/payments.js';
-import { publicCors, publicRouter } from './routes/public.js';
+import { createPaymentCors, publicCors, publicRouter } from './routes/public.js';
 
 export const BODY_LIMIT = '16kb';
 
@@ -24,7 +24,7 @@ export function createApp(ctx: AppContext): Express {
 
   const body = [jsonOnly, express.json({ limit: BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] })];
   app.use('/api/public', publicCors, ...body, publicRouter(ctx));
-  app.use('/api/v1', ...body, paymentsRouter(ctx), merchantRouter(ctx));
+  app.use('/api/v1', createPaymentCors, ...body, paymentsRouter(ctx), merchantRouter(ctx));
   app.use(notFound);
   app.use(problemHandler(ctx.config.log));
   return app;

@@ -14,6 +14,9 @@ import { ApiError } from '../problem.js';
 import type { AppContext } from './context.js';
 
 const TOKEN_SHAPE = /^svc_pt_[0-9A-Za-z]{43}$/;
+const DEFAULT_ICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#1f2937"/>' +
+  '<path d="M18 40l6-6h22l-6 6zm0-10l6-6h22l-6 6zm6-10h22l-6 6H18z" fill="#a7f3d0"/></svg>';
 
 export const publicCors: RequestHandler = (req, res, next) => {
   res.setHeader('Access-Control-Allow-Origin', '*');
@@ -24,6 +27,29 @@ export const publicCors: RequestHandler = (req, res, next) => {
     res.setHeader('Access-Control-Max-Age', '600');
     res.status(204).end();
     return;
+  }
+  next();
+};
+
+/**
+ * The element may create a payment from the browser with a publishable key (DESIGN §7), so
+ * POST /api/v1/payments alone also allows any origin. No credentials (cookies) are ever allowed:
+ * the only authority is the bearer key the page itself sends. Every other /api/v1 route stays
+ * closed to browsers on other origins.
+ */
+export const createPaymentCors: RequestHandler = (req, res, next) => {
+  if (req.path !== '/payments') return next();
+  if (req.method === 'OPTIONS') {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Allow-Methods', 'POST');
+    res.setHeader('Access-Control-Allow-Headers', 'authorization, content-type, idempotency-key');
+    res.setHeader('Access-Control-Max-Age', '600');
+    res.status(204).end();
+    return;
+  }
+  if (req.method === 'POST') {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Expose-Headers', 'x-request-id, idempotent-replayed');
   }
   next();
 };
@@ -66,6 +92,11 @@ export function publicRouter(ctx: AppContext): Router {
     return row;
   }
 
+  router.get('/icon.svg', (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    res.type('image/svg+xml').send(DEFAULT_ICON);
+  });
+
   router.post('/payments/:id/verify', async (req, res) => {
     limit(req, String(req.params.id).slice(0, 40));
     const row = await paymentFor(req.params.id, req.get(PAYMENT_TOKEN_HEADER));
@@ -86,9 +117,9 @@ export function publicRouter(ctx: AppContext): Router {
     limit(req, String(req.params.id).slice(0, 40));
     const row = await paymentFor(req.params.id, queryToken(req));
     const merchant = await merchantOf(row.merchant_id);
-    const body: { label: string; icon?: string } = { label: merchant.name };
-    if (merchant.logo_url) body.icon = merchant.logo_url;
-    res.json(body);
+    // The spec wants an icon; without a merchant logo, the gateway's own neutral one.
+    const icon = merchant.logo_url ?? `${req.protocol}://${req.get('host')}/api/public/icon.svg`;
+    res.json({ label: merchant.name, icon });
   });
 
   router.post('/payments/:id/transaction', async (req, res) => {
