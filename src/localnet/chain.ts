@@ -15,28 +15,18 @@ import {
   VersionedTransaction,
   type AccountInfo,
 } from '@solana/web3.js';
-import { LiteSVM, FailedTransactionMetadata, type TransactionMetadata } from 'litesvm';
+import { LiteSVM, FailedTransactionMetadata } from 'litesvm';
 import { MINT_SIZE, MintLayout, TOKEN_PROGRAM_ID, getAssociatedTokenAddressSync } from '@solana/spl-token';
-import {
-  ATA_CREATE_UNITS,
-  ATA_EXISTING_UNITS,
-  applyAtaStep,
-  ataInnerInstructions,
-  ataLogs,
-  associatedAccountData,
-  planAtaSteps,
-  topLevelBlocks,
-  withoutAtaInstructions,
-  type AtaOutcome,
-  type AtaStep,
-} from './ata-emulation.js';
-import { feeForMessage } from './fees.js';
+import { associatedAccountData, planAtaSteps, withoutAtaInstructions } from './ata-emulation.js';
+import { runWithAtaEmulation, type Ledger } from './ata-runner.js';
+import { feeOf, innerOf, memoOf, returnDataOf, toAccountInfo, type CompiledInner, type Execution } from './execution.js';
 import { describeTransactionError, namedError, type DescribedError, type TransactionErrorJson } from './tx-error.js';
 import { decodeMint, decodeTokenAccount, uiTokenAmount, type UiTokenAmount } from './token-state.js';
 import { encodeBase58 } from '../core/base58.js';
 import { faucetKeypair, usdcMintAuthority, usdcMintKeypair, LOCALNET_USDC_DECIMALS } from './dev-keys.js';
 
 export type Commitment = 'processed' | 'confirmed' | 'finalized';
+export type { CompiledInner } from './execution.js';
 
 /** Blockhashes stay valid for this many slots, as on mainnet (MAX_PROCESSING_AGE). */
 export const BLOCKHASH_VALIDITY_SLOTS = 150;
@@ -44,10 +34,8 @@ export const BLOCKHASH_VALIDITY_SLOTS = 150;
 export const STATUS_CACHE_SLOTS = 300;
 const MEMO_V2 = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
 const MEMO_V1 = 'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo';
-const MEMO_PROGRAMS = new Set([MEMO_V2, MEMO_V1]);
 const MAX_SLOT_HASHES = 512;
 const FAUCET_LAMPORTS = 500_000_000n * 1_000_000_000n;
-const LAMPORTS_PER_SIGNATURE = 5000n;
 
 export interface TokenBalance {
   accountIndex: number;
@@ -55,13 +43,6 @@ export interface TokenBalance {
   owner: string;
   programId: string;
   uiTokenAmount: UiTokenAmount;
-}
-
-export interface CompiledInner {
-  programIdIndex: number;
-  accounts: number[];
-  data: Uint8Array;
-  stackHeight: number;
 }
 
 export interface TxRecord {
@@ -99,18 +80,6 @@ export interface SimulationResult {
   unitsConsumed: bigint;
   returnData: { programId: string; data: Uint8Array } | null;
   innerInstructions: Array<{ index: number; instructions: CompiledInner[] }>;
-  postAccounts: Map<string, AccountInfo<Uint8Array>>;
-}
-
-/** What running a transaction did, before it is recorded. */
-interface Execution {
-  landed: boolean;
-  error: DescribedError | null;
-  fee: bigint;
-  logs: string[];
-  unitsConsumed: bigint;
-  innerInstructions: Array<{ index: number; instructions: CompiledInner[] }>;
-  returnData: { programId: string; data: Uint8Array } | null;
   postAccounts: Map<string, AccountInfo<Uint8Array>>;
 }
 
@@ -283,7 +252,7 @@ export class LocalChain {
     const { accountKeys, tables } = this.resolveKeys(tx);
     const steps = planAtaSteps(tx, accountKeys, (key) => this.getAccount(key));
     if (Array.isArray(steps)) {
-      const run = this.runWithAtaEmulation(tx, steps, tables, accountKeys, false);
+      const run = runWithAtaEmulation(this.ledger(), tx, steps, tables, accountKeys, false);
       return { error: run.error, logs: run.logs, unitsConsumed: run.unitsConsumed, returnData: run.returnData, innerInstructions: run.innerInstructions, postAccounts: run.postAccounts };
     }
     const result = this.svm.simulateTransaction(tx);
@@ -324,7 +293,7 @@ export class LocalChain {
     let run: Execution;
     const steps = planAtaSteps(tx, accountKeys, (key) => this.getAccount(key));
     if (Array.isArray(steps)) {
-      run = this.runWithAtaEmulation(tx, steps, tables, accountKeys, true);
+      run = runWithAtaEmulation(this.ledger(), tx, steps, tables, accountKeys, true);
     } else {
       const result = this.svm.sendTransaction(tx);
       const failed = result instanceof FailedTransactionMetadata;
@@ -369,139 +338,14 @@ export class LocalChain {
     return { landed: true, record };
   }
 
-  /**
-   * Runs a transaction with top-level Associated Token Account instructions (see
-   * ata-emulation.ts): ATA steps applied here, the rest in litesvm, all undone but the fee on
-   * failure (and everything undone when `commit` is false), results mapped to the original message.
-   */
-  private runWithAtaEmulation(
-    tx: VersionedTransaction,
-    steps: AtaStep[],
-    tables: AddressLookupTableAccount[],
-    accountKeys: PublicKey[],
-    commit: boolean,
-  ): Execution {
-    const snapshot = new Map(accountKeys.map((key) => [key.toBase58(), this.svm.getAccount(key)]));
-    const restore = (): void => {
-      for (const [key, account] of snapshot) this.svm.setAccount(new PublicKey(key), account ?? EMPTY_ACCOUNT);
-    };
-    const outcomes: AtaOutcome[] = [];
-    for (const step of steps) {
-      const outcome = applyAtaStep(
-        step,
-        (key) => this.getAccount(key),
-        (key, account) => this.svm.setAccount(key, account),
-        (size) => this.minimumBalanceForRentExemption(size),
-      );
-      outcomes.push(outcome);
-      if (outcome.result === 'failed') break;
-    }
-    const failure = outcomes.find((o) => o.result === 'failed');
-    const rest = withoutAtaInstructions(tx, tables, steps, failure ? failure.step.index : Infinity);
-    if (!rest) {
-      restore();
-      throw new Error('svc-localnet cannot emulate this Associated Token Account instruction: its payer signs nothing else in the transaction');
-    }
-    const feePayer = accountKeys[0] as PublicKey;
-    const innerKeys = this.resolveKeys(rest.tx).accountKeys;
-    const toOriginal = (i: number): number => accountKeys.findIndex((k) => k.equals(innerKeys[i] as PublicKey));
-    const keyIndex = (key: PublicKey): number => accountKeys.findIndex((k) => k.equals(key));
-
-    let error: DescribedError | null = null;
-    let meta: TransactionMetadata | null = null;
-    let postAccounts = new Map<string, AccountInfo<Uint8Array>>();
-    let landed = true;
-    let fee = feeForMessage(tx.message);
-    const hasInstructions = rest.kept.length > 0;
-
-    if (failure && failure.result === 'failed') {
-      error = {
-        json: { InstructionError: [failure.step.index, failure.error] },
-        message: `Error processing Instruction ${failure.step.index}: ${failure.message}`,
-      };
-      // Instructions before the failing ATA instruction run first and may fail first.
-      if (hasInstructions) {
-        const sim = this.svm.simulateTransaction(rest.tx);
-        meta = sim.meta();
-        if (sim instanceof FailedTransactionMetadata) error = remapError(describeTransactionError(sim.err()), rest.kept);
-      }
-      restore();
-      const balance = this.svm.getBalance(feePayer) ?? 0n;
-      landed = balance >= fee;
-      if (commit && landed) this.debit(feePayer, fee);
-    } else if (commit) {
-      const before = this.svm.getBalance(feePayer) ?? 0n;
-      const result = hasInstructions ? this.svm.sendTransaction(rest.tx) : null;
-      meta = result instanceof FailedTransactionMetadata ? result.meta() : result;
-      if (result instanceof FailedTransactionMetadata) {
-        error = remapError(describeTransactionError(result.err()), rest.kept);
-        const charged = before - (this.svm.getBalance(feePayer) ?? 0n);
-        restore();
-        landed = charged > 0n;
-        fee = charged;
-        if (landed) this.debit(feePayer, charged);
-      } else if (result) {
-        fee = feeOf(result, rest.tx);
-      } else {
-        // Only ATA instructions: the runtime still charges the fee.
-        landed = before >= fee;
-        if (landed) this.debit(feePayer, fee);
-        else restore();
-      }
-    } else {
-      const sim = hasInstructions ? this.svm.simulateTransaction(rest.tx) : null;
-      meta = sim ? sim.meta() : null;
-      if (sim instanceof FailedTransactionMetadata) error = remapError(describeTransactionError(sim.err()), rest.kept);
-      else if (sim) postAccounts = new Map(sim.postAccounts().map(([key, account]) => [key.toBase58(), toAccountInfo(account)]));
-      for (const o of outcomes) {
-        const created = o.result === 'created' ? this.svm.getAccount(o.step.ata) : null;
-        if (created) postAccounts.set(o.step.ata.toBase58(), created);
-      }
-      restore();
-    }
-
-    // Report against the original message: instructions past the failing one never ran.
-    const errorIndex = instructionIndexOf(error?.json ?? null);
-    const shown = outcomes.filter((o) => errorIndex === null || o.step.index <= errorIndex);
-    const blocks = topLevelBlocks(meta ? meta.logs() : []);
-    const logs: string[] = [];
-    const total = tx.message.compiledInstructions.length;
-    for (let i = 0; i < total; i++) {
-      const outcome = shown.find((o) => o.step.index === i);
-      if (outcome) logs.push(...ataLogs(outcome));
-      else {
-        const k = rest.kept.indexOf(i);
-        if (k >= 0 && blocks[k]) logs.push(...(blocks[k] as string[]));
-      }
-    }
-    const inner = (meta ? innerOf(meta) : []).map(({ index, instructions }) => ({
-      index: rest.kept[index] as number,
-      instructions: instructions.map((ix) => ({ ...ix, programIdIndex: toOriginal(ix.programIdIndex), accounts: ix.accounts.map(toOriginal) })),
-    }));
-    for (const o of shown) {
-      const instructions = ataInnerInstructions(o, keyIndex);
-      if (instructions.length) inner.push({ index: o.step.index, instructions });
-    }
-    inner.sort((a, b) => a.index - b.index);
-    const ataUnits = shown.reduce((sum, o) => sum + (o.result === 'created' ? ATA_CREATE_UNITS : ATA_EXISTING_UNITS), 0n);
+  private ledger(): Ledger {
     return {
-      landed,
-      error,
-      fee,
-      logs,
-      unitsConsumed: (meta ? meta.computeUnitsConsumed() : 0n) + ataUnits,
-      innerInstructions: inner,
-      returnData: meta ? returnDataOf(meta) : null,
-      postAccounts,
+      svm: this.svm,
+      getAccount: (key) => this.getAccount(key),
+      minimumBalanceForRentExemption: (size) => this.minimumBalanceForRentExemption(size),
+      resolveKeys: (tx) => this.resolveKeys(tx),
     };
   }
-
-  private debit(key: PublicKey, lamports: bigint): void {
-    const account = this.svm.getAccount(key);
-    if (account) this.svm.setAccount(key, { ...account, lamports: Number(BigInt(account.lamports) - lamports) });
-  }
-
-  // ---- internals ----------------------------------------------------------------------
 
   private store(record: TxRecord): void {
     this.records.set(record.signature, record);
@@ -662,33 +506,6 @@ export class LocalChain {
 
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
-const EMPTY_ACCOUNT: AccountInfo<Uint8Array> = {
-  lamports: 0,
-  data: new Uint8Array(0),
-  owner: new PublicKey('11111111111111111111111111111111'),
-  executable: false,
-  rentEpoch: 0,
-};
-
-/** Maps an error of the transaction without its ATA instructions back to the original indexes. */
-function remapError(error: DescribedError, kept: number[]): DescribedError {
-  const index = instructionIndexOf(error.json);
-  if (index === null) return error;
-  const original = kept[index] ?? index;
-  const [, inner] = (error.json as { InstructionError: [number, unknown] }).InstructionError;
-  return {
-    json: { InstructionError: [original, inner] },
-    message: error.message.replace(/^Error processing Instruction \d+:/, `Error processing Instruction ${original}:`),
-  };
-}
-
-function instructionIndexOf(json: TransactionErrorJson | null): number | null {
-  if (json && typeof json === 'object' && Array.isArray((json as { InstructionError?: unknown }).InstructionError)) {
-    return (json as { InstructionError: [number, unknown] }).InstructionError[0];
-  }
-  return null;
-}
-
 /** A listener's failure must never undo or fail the transaction or slot it hears about. */
 function notifySafely<T>(listener: (value: T) => void, value: T): void {
   try {
@@ -714,52 +531,4 @@ function emptySimulation(): SimulationResult {
   return { error: null, logs: [], unitsConsumed: 0n, returnData: null, innerInstructions: [], postAccounts: new Map() };
 }
 
-interface LiteAccount {
-  lamports(): bigint;
-  data(): Uint8Array;
-  owner(): Uint8Array;
-  executable(): boolean;
-  rentEpoch(): bigint;
-}
 
-function toAccountInfo(a: LiteAccount): AccountInfo<Uint8Array> {
-  return { lamports: Number(a.lamports()), data: a.data(), owner: new PublicKey(a.owner()), executable: a.executable(), rentEpoch: Number(a.rentEpoch()) };
-}
-
-/** litesvm charges the fee but does not expose it; it prints it as the last field of the metadata. */
-function feeOf(meta: TransactionMetadata, tx: VersionedTransaction): bigint {
-  const printed = /fee: (\d+) \}\)?\s*$/.exec(meta.toString());
-  if (printed) return BigInt(printed[1] as string);
-  return LAMPORTS_PER_SIGNATURE * BigInt(tx.message.header.numRequiredSignatures);
-}
-
-function innerOf(meta: TransactionMetadata): Array<{ index: number; instructions: CompiledInner[] }> {
-  return meta
-    .innerInstructions()
-    .map((list, index) => ({
-      index,
-      instructions: list.map((inner) => {
-        const ix = inner.instruction();
-        return { programIdIndex: ix.programIdIndex(), accounts: [...ix.accounts()], data: ix.data(), stackHeight: inner.stackHeight() };
-      }),
-    }))
-    .filter((entry) => entry.instructions.length > 0);
-}
-
-function returnDataOf(meta: TransactionMetadata): { programId: string; data: Uint8Array } | null {
-  const rd = meta.returnData();
-  const data = rd.data();
-  if (data.length === 0) return null;
-  return { programId: new PublicKey(rd.programId()).toBase58(), data };
-}
-
-function memoOf(tx: VersionedTransaction): string | null {
-  const keys = tx.message.staticAccountKeys;
-  const memos = tx.message.compiledInstructions
-    .filter((ix) => MEMO_PROGRAMS.has(keys[ix.programIdIndex]?.toBase58() ?? ''))
-    .map((ix) => {
-      const text = Buffer.from(ix.data).toString('utf8');
-      return `[${Buffer.byteLength(text, 'utf8')}] ${text}`;
-    });
-  return memos.length ? memos.join('; ') : null;
-}
