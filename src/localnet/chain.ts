@@ -35,6 +35,8 @@ export const STATUS_CACHE_SLOTS = 300;
 const MEMO_V2 = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
 const MEMO_V1 = 'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo';
 const MAX_SLOT_HASHES = 512;
+/** Slots (about an hour at 400 ms) whose blocks are kept even when they hold no transaction. */
+const RETAINED_EMPTY_SLOTS = 10_000;
 const FAUCET_LAMPORTS = 500_000_000n * 1_000_000_000n;
 
 export interface TokenBalance {
@@ -99,6 +101,7 @@ export class LocalChain {
   private readonly slotTime = new Map<number, number>();
   private readonly records = new Map<string, TxRecord>();
   private readonly byAddress = new Map<string, TxRecord[]>();
+  private readonly bySlot = new Map<number, TxRecord[]>();
   /** Every account key any transaction touched: lets getTokenAccountsByOwner scan without an index in litesvm. */
   private readonly touched = new Set<string>();
   private transactionCount = 0;
@@ -193,6 +196,28 @@ export class LocalChain {
   isBlockhashValid(blockhash: string): boolean {
     const slot = this.blockhashSlot.get(blockhash);
     return slot !== undefined && this.currentSlot - slot <= BLOCKHASH_VALIDITY_SLOTS;
+  }
+
+  /** The blockhash of a slot (blocks are never skipped, so every slot up to the current one has one). */
+  blockhashAt(slot: number): string | null {
+    return this.slotBlockhash.get(slot) ?? null;
+  }
+
+  /** Transactions of a slot's block, in execution order. */
+  recordsInSlot(slot: number): readonly TxRecord[] {
+    return this.bySlot.get(slot) ?? [];
+  }
+
+  /** litesvm's epoch schedule, for getEpochSchedule. */
+  epochSchedule(): { firstNormalEpoch: number; firstNormalSlot: number; leaderScheduleSlotOffset: number; slotsPerEpoch: number; warmup: boolean } {
+    const schedule = this.svm.getEpochSchedule();
+    return {
+      firstNormalEpoch: Number(schedule.firstNormalEpoch),
+      firstNormalSlot: Number(schedule.firstNormalSlot),
+      leaderScheduleSlotOffset: Number(schedule.leaderScheduleSlotOffset),
+      slotsPerEpoch: Number(schedule.slotsPerEpoch),
+      warmup: schedule.warmup,
+    };
   }
 
   blockTime(slot: number): number | null {
@@ -349,6 +374,9 @@ export class LocalChain {
 
   private store(record: TxRecord): void {
     this.records.set(record.signature, record);
+    const inSlot = this.bySlot.get(record.slot);
+    if (inSlot) inSlot.push(record);
+    else this.bySlot.set(record.slot, [record]);
     this.transactionCount += 1;
     for (const key of new Set(record.accountKeys.map((k) => k.toBase58()))) {
       this.touched.add(key);
@@ -409,11 +437,15 @@ export class LocalChain {
     this.slotBlockhash.set(slot, blockhash);
     this.blockhashSlot.set(blockhash, slot);
     this.slotTime.set(slot, Math.floor(Date.now() / 1000));
-    const old = slot - 2 * STATUS_CACHE_SLOTS;
+    // Keep memory flat on a localnet that runs for days: old empty blocks are forgotten
+    // (getBlock answers "not available" for them, as a node without long-term storage does).
+    const old = slot - RETAINED_EMPTY_SLOTS;
     const oldHash = this.slotBlockhash.get(old);
-    if (oldHash !== undefined) {
+    if (oldHash === undefined) return;
+    this.blockhashSlot.delete(oldHash);
+    if (!this.bySlot.has(old)) {
       this.slotBlockhash.delete(old);
-      this.blockhashSlot.delete(oldHash);
+      this.slotTime.delete(old);
     }
   }
 

@@ -14,6 +14,7 @@ export const DEV_SEEDS = {
   usdcMint: 'svc-checkout localnet usdc mint',
   usdcMintAuthority: 'svc-checkout localnet usdc mint authority',
   faucet: 'svc-checkout localnet faucet',
+  identity: 'svc-checkout localnet identity',
 } as const;
 
 /** Keypair of the localnet's USDC-like mint (6 decimals, Token program). */
@@ -22,6 +23,9 @@ export const usdcMintKeypair = (): Keypair => keypairFromSeed(DEV_SEEDS.usdcMint
 export const usdcMintAuthority = (): Keypair => keypairFromSeed(DEV_SEEDS.usdcMintAuthority);
 /** Pays out `requestAirdrop`; holds most of the localnet's SOL. */
 export const faucetKeypair = (): Keypair => keypairFromSeed(DEV_SEEDS.faucet);
+
+/** The node identity getIdentity and getClusterNodes report. */
+export const identityKeypair = (): Keypair => keypairFromSeed(DEV_SEEDS.identity);
 
 /** Address of the localnet USDC mint; the same on every start. */
 export const LOCALNET_USDC_MINT = usdcMintKeypair().publicKey.toBase58();

@@ -13,6 +13,8 @@ import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { decodeBase58, encodeBase58 } from '../core/base58.js';
 import { STATUS_CACHE_SLOTS, type Commitment, type LocalChain, type SimulationResult, type TxRecord } from './chain.js';
 import { faucetKeypair } from './dev-keys.js';
+import { BLOCK_METHODS } from './methods-blocks.js';
+import { API_VERSION, API_VERSION_INFO } from './version.js';
 import { feeForMessage } from './fees.js';
 import { encodeAccount, parseAccountEncoding, type DataSlice } from './encode-account.js';
 import { encodeTransactionResult, type TransactionEncoding } from './encode-transaction.js';
@@ -31,9 +33,6 @@ import {
 import { RPC_CODES, RpcError } from './rpc-error.js';
 import { decodeMint, decodeTokenAccount, uiTokenAmount } from './token-state.js';
 
-/** The version we report: the Agave line whose RPC shapes we follow. */
-export const API_VERSION = '2.2.0';
-const FEATURE_SET = 3294202862;
 const PACKET_DATA_SIZE = 1232;
 const MAX_BASE58_TX = 1683;
 const MAX_BASE64_TX = 1644;
@@ -197,7 +196,7 @@ function refuseUnrunnable(chain: LocalChain, tx: VersionedTransaction): void {
 
 export const METHODS: Record<string, Handler> = {
   getHealth: () => 'ok',
-  getVersion: () => ({ 'feature-set': FEATURE_SET, 'solana-core': API_VERSION }),
+  getVersion: () => ({ ...API_VERSION_INFO }),
   getGenesisHash: (chain) => chain.genesisHash,
   getFirstAvailableBlock: () => 0,
   getSlot: (chain, params) => {
@@ -472,7 +471,7 @@ export const LOCALNET_METHODS: Record<string, Handler> = {
     }
   },
 };
-Object.assign(METHODS, LOCALNET_METHODS);
+Object.assign(METHODS, BLOCK_METHODS, LOCALNET_METHODS);
 
 export function dispatch(chain: LocalChain, method: string, rawParams: unknown): unknown {
   const handler = Object.prototype.hasOwnProperty.call(METHODS, method) ? METHODS[method] : undefined;

@@ -194,4 +194,29 @@ describe('localnet JSON-RPC', () => {
     assert.equal(tx?.version, 'legacy');
     assert.ok(tx?.transaction.message.staticAccountKeys.some((k) => k.equals(to)));
   });
+
+  it('serves blocks and cluster info in the shapes web3.js validates (explorers, CLI)', async () => {
+    const payer = await fundedKeypair(net, { sol: '1' });
+    const signature = await connection.sendRawTransaction((await transfer(payer, newAddress(), 1_000_000)).serialize());
+    const { slot } = (await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }))!;
+    const block = await connection.getBlock(slot, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+    assert.ok(block?.transactions.some((t) => t.transaction.signatures[0] === signature));
+    assert.equal(block?.parentSlot, Math.max(0, slot - 1));
+    assert.equal(typeof block?.blockhash, 'string');
+    const parsed = await connection.getParsedBlock(slot, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+    assert.ok(parsed.transactions.length >= 1);
+    const signaturesOnly = await connection.getBlockSignatures(slot, 'confirmed');
+    assert.ok(signaturesOnly.signatures.includes(signature));
+    const accountsOnly = await connection.getBlock(slot, { commitment: 'confirmed', maxSupportedTransactionVersion: 0, transactionDetails: 'accounts' });
+    assert.ok(accountsOnly?.transactions.some((t) => t.transaction.signatures[0] === signature));
+    const future = await rpc(net.rpcUrl, 'getBlock', [slot + 1_000_000, { commitment: 'confirmed' }]);
+    assert.equal(future.error?.code, -32004);
+    const slots = await connection.getBlocks(Math.max(0, slot - 2), slot, 'confirmed');
+    assert.ok(slots.includes(slot));
+    const schedule = await connection.getEpochSchedule();
+    assert.ok(schedule.slotsPerEpoch > 0);
+    assert.equal(typeof (await rpc(net.rpcUrl, 'getIdentity')).result.identity, 'string');
+    assert.equal((await connection.getClusterNodes()).length, 1);
+    assert.deepEqual(await connection.getVoteAccounts(), { current: [], delinquent: [] });
+  });
 });
