@@ -98,6 +98,10 @@ export async function createTransferInstructions(
   if (spec.amount > 0xffff_ffff_ffff_ffffn) {
     throw new TransferError('invalid_amount', 'amount is above the u64 maximum');
   }
+  if (spec.payer.equals(spec.recipient)) {
+    // A payment to oneself moves nothing; refuse it rather than hand a wallet a no-op to sign.
+    throw new TransferError('payer_invalid', `payer ${spec.payer.toBase58()} is the recipient: a payment to oneself moves nothing`);
+  }
   const transfer = spec.mint ? await tokenTransfer(connection, spec, spec.mint) : await solTransfer(connection, spec);
   for (const reference of spec.references ?? []) {
     transfer.keys.push({ pubkey: reference, isWritable: false, isSigner: false });

@@ -80,6 +80,14 @@ describe('createTransferTransaction on the localnet', () => {
       createTransferInstructions(connection, { payer: payer.publicKey, recipient, amount: 0n }),
       (e: unknown) => e instanceof TransferError && e.code === 'invalid_amount',
     );
+    await assert.rejects(
+      createTransferInstructions(connection, { payer: payer.publicKey, recipient: payer.publicKey, amount: 1n, mint }),
+      (e: unknown) => e instanceof TransferError && e.code === 'payer_invalid' && /payment to oneself/.test(e.message),
+    );
+    await assert.rejects(
+      createTransferInstructions(connection, { payer: payer.publicKey, recipient, amount: 1n, memo: 'x'.repeat(567) }),
+      (e: unknown) => e instanceof TransferError && e.code === 'invalid_memo',
+    );
     await assert.rejects(getMintInfo(connection, newAddress()), (e: unknown) => e instanceof TransferError && e.code === 'mint_not_found');
     await assert.rejects(getMintInfo(connection, payer.publicKey), (e: unknown) => e instanceof TransferError && e.code === 'mint_invalid');
   });
