@@ -2,11 +2,13 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  ComputeBudgetProgram,
   Connection,
   Keypair,
   PublicKey,
   SystemProgram,
   Transaction,
+  TransactionInstruction,
   TransactionMessage,
   VersionedTransaction,
 } from '@solana/web3.js';
@@ -218,5 +220,34 @@ describe('localnet JSON-RPC', () => {
     assert.equal(typeof (await rpc(net.rpcUrl, 'getIdentity')).result.identity, 'string');
     assert.equal((await connection.getClusterNodes()).length, 1);
     assert.deepEqual(await connection.getVoteAccounts(), { current: [], delinquent: [] });
+  });
+
+  it('charges priority fees as getFeeForMessage says, for builtin and program instructions', async () => {
+    const payer = await fundedKeypair(net, { sol: '1' });
+    const memo = { programId: new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr'), keys: [], data: Buffer.from('fee') };
+    const cases = [
+      [ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1000 })],
+      [ComputeBudgetProgram.setComputeUnitLimit({ units: 50_000 }), ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 12_345 })],
+      [ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 777 }), new TransactionInstruction(memo)],
+    ];
+    const fees: number[] = [];
+    for (const extra of cases) {
+      const { blockhash } = await connection.getLatestBlockhash('confirmed');
+      const message = new TransactionMessage({
+        payerKey: payer.publicKey,
+        recentBlockhash: blockhash,
+        instructions: [...extra, SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: newAddress(), lamports: 1_000_000 })],
+      }).compileToV0Message();
+      const estimate = (await connection.getFeeForMessage(message, 'confirmed')).value;
+      const tx = new VersionedTransaction(message);
+      tx.sign([payer]);
+      const signature = await connection.sendRawTransaction(tx.serialize());
+      const charged = (await connection.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }))?.meta;
+      assert.equal(charged?.fee, estimate);
+      assert.equal((charged?.preBalances[0] ?? 0) - (charged?.postBalances[0] ?? 0) - 1_000_000, estimate);
+      fees.push(estimate ?? 0);
+    }
+    // 2 builtins x 3,000 CU x 1,000 micro-lamports; 50,000 CU x 12,345; (2 x 3,000 + 200,000) x 777, rounded up.
+    assert.deepEqual(fees, [5006, 5618, 5161]);
   });
 });
