@@ -79,7 +79,7 @@ export function runWithAtaEmulation(
   let meta: TransactionMetadata | null = null;
   let postAccounts = new Map<string, AccountInfo<Uint8Array>>();
   let landed = true;
-  let fee = feeForMessage(tx.message);
+  const fee = feeForMessage(tx.message);
   const hasInstructions = rest.kept.length > 0;
 
   if (failure && failure.result === 'failed') {
@@ -101,15 +101,16 @@ export function runWithAtaEmulation(
     const before = ledger.svm.getBalance(feePayer) ?? 0n;
     const result = hasInstructions ? ledger.svm.sendTransaction(rest.tx) : null;
     meta = result instanceof FailedTransactionMetadata ? result.meta() : result;
+    // litesvm charged the fee of the shorter transaction; the original's (its ATA instructions
+    // count towards the default compute limit, hence the priority fee) is `fee`.
     if (result instanceof FailedTransactionMetadata) {
       error = remapError(describeTransactionError(result.err()), rest.kept);
       const charged = before - (ledger.svm.getBalance(feePayer) ?? 0n);
       restore();
       landed = charged > 0n;
-      fee = charged;
-      if (landed) debit(ledger.svm, feePayer, charged);
+      if (landed) debit(ledger.svm, feePayer, fee);
     } else if (result) {
-      fee = feeOf(result, rest.tx);
+      debit(ledger.svm, feePayer, fee - feeOf(result, rest.tx));
     } else {
       // Only ATA instructions: the runtime still charges the fee.
       landed = before >= fee;

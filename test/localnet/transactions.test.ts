@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   AddressLookupTableProgram,
+  ComputeBudgetProgram,
   Connection,
   Keypair,
   PublicKey,
@@ -179,6 +180,12 @@ describe('recorded transactions', () => {
       ['createAccount', 'initializeImmutableOwner', 'initializeAccount3'],
     );
     assert.equal(((inner?.instructions[2] as ParsedInstruction).parsed.info as { owner: string }).owner, recipient.toBase58());
+
+    // With a priority fee, the ATA instruction counts towards the default compute limit as on a real chain.
+    const priced = await sendV0(payer, [ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1000 }), create]);
+    const pricedMeta = (await connection.getTransaction(priced, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }))?.meta;
+    assert.equal(pricedMeta?.fee, 5000 + Math.ceil(((3000 + 200_000) * 1000) / 1_000_000));
+    assert.equal((pricedMeta?.preBalances[0] ?? 0) - (pricedMeta?.postBalances[0] ?? 0), pricedMeta?.fee);
 
     // Idempotent again: succeeds and changes nothing but the fee.
     const again = await sendV0(payer, [create]);
