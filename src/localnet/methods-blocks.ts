@@ -4,14 +4,12 @@
  * getEpochSchedule, getIdentity, getClusterNodes, getVoteAccounts, getRecentPerformanceSamples,
  * minimumLedgerSlot, getMaxRetransmitSlot, getMaxShredInsertSlot.
  */
-import type { LocalChain } from './chain.js';
 import { API_VERSION_INFO } from './version.js';
 import { identityKeypair } from './dev-keys.js';
 import { encodeTransactionResult, type TransactionEncoding } from './encode-transaction.js';
-import { configParam, confirmedOrFinalized, type Params } from './params.js';
+import { configParam, confirmedOrFinalized } from './params.js';
+import type { Handler } from './rpc-context.js';
 import { RPC_CODES, RpcError } from './rpc-error.js';
-
-type Handler = (chain: LocalChain, params: Params) => unknown;
 
 const MAX_BLOCK_RANGE = 500_000;
 
