@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * svc-localnet: a local Solana chain for development and tests.
- *   svc-localnet start [--port 8899] [--host 127.0.0.1] [--json]
+ *   svc-localnet start [--port 8899] [--host 127.0.0.1] [--json] [--slot-ms 400] [--finalization-depth 32]
  *   svc-localnet airdrop <address> [--sol N] [--usdc N] [--rpc URL]
  *   svc-localnet pay "<solana: URL>" [--rpc URL] [--keypair FILE]
  */
@@ -16,7 +16,7 @@ import { payUrl, startLocalnet } from './index.js';
 
 const DEFAULT_RPC = 'http://127.0.0.1:8899';
 const USAGE = `usage:
-  svc-localnet start [--port 8899] [--host 127.0.0.1] [--json]
+  svc-localnet start [--port 8899] [--host 127.0.0.1] [--json] [--slot-ms 400] [--finalization-depth 32]
   svc-localnet airdrop <address> [--sol N] [--usdc N] [--rpc ${DEFAULT_RPC}]
   svc-localnet pay "<solana: URL>" [--rpc ${DEFAULT_RPC}] [--keypair FILE]`;
 
@@ -35,6 +35,12 @@ function readKeypair(file: string): Keypair {
   return Keypair.fromSecretKey(Uint8Array.from(bytes as number[]));
 }
 
+function integerOption(value: string, name: string, min: number, max: number): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
 function rpcUrl(value: string | undefined): string {
   const url = value ?? DEFAULT_RPC;
   if (!/^https?:\/\//.test(url)) throw new UsageError(`--rpc must be an http(s) URL, got ${JSON.stringify(url)}`);
@@ -42,10 +48,20 @@ function rpcUrl(value: string | undefined): string {
 }
 
 async function start(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { port: { type: 'string', default: '8899' }, host: { type: 'string', default: '127.0.0.1' }, json: { type: 'boolean', default: false } } });
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0..65535, got ${values.port}`);
-  const net = await startLocalnet({ port, host: values.host, log: (line) => console.error(line) });
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string', default: '8899' },
+      host: { type: 'string', default: '127.0.0.1' },
+      json: { type: 'boolean', default: false },
+      'slot-ms': { type: 'string', default: '400' },
+      'finalization-depth': { type: 'string', default: '32' },
+    },
+  });
+  const port = integerOption(values.port, '--port', 0, 65535);
+  const slotMs = integerOption(values['slot-ms'], '--slot-ms', 1, 3_600_000);
+  const finalizationDepth = integerOption(values['finalization-depth'], '--finalization-depth', 1, 10_000);
+  const net = await startLocalnet({ port, host: values.host, slotMs, finalizationDepth, log: (line) => console.error(line) });
   if (values.json) process.stdout.write(`${JSON.stringify({ rpcUrl: net.rpcUrl, usdcMint: net.usdcMint })}\n`);
   else console.error(`svc-localnet listening on ${net.rpcUrl} (websocket ${net.wsUrl})\nUSDC mint ${net.usdcMint} (6 decimals)\nCtrl-C to stop`);
   await new Promise<void>((resolve) => {

@@ -130,6 +130,7 @@ describe('svc-localnet CLI', () => {
       [['airdrop', newAddress().toBase58(), '--sol', '1', '--rpc', 'ftp://x'], /--rpc must be an http/],
       [['frobnicate'], /unknown command/],
       [['start', '--port', 'abc'], /--port must be/],
+      [['start', '--slot-ms', '0'], /--slot-ms must be an integer from 1/],
     ];
     for (const [args, message] of cases) {
       const result = await run(args);
