@@ -79,7 +79,7 @@ export function defaultConfig(): GatewayConfig {
     currencies: [],
     defaultExpiresInSeconds: 900,
     lateWatchMs: 24 * 3600_000,
-    watcher: { tickMs: 100, minCheckIntervalMs: 2_050, batchSize: 500, concurrency: 32, lateIntervalMs: 30_000 },
+    watcher: { tickMs: 50, minCheckIntervalMs: 2_050, batchSize: 500, concurrency: 32, lateIntervalMs: 30_000 },
     webhooks: {
       retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS,
       jitter: 0.1,
