@@ -248,15 +248,6 @@ export class KyselyStore implements Store {
       .execute();
   }
 
-  async countDueForCheck(): Promise<number> {
-    const row = await this.db
-      .selectFrom('payments')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('next_check_at', 'is not', null)
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
-  }
-
   // ---- idempotency
 
   getIdempotency(merchantId: string, livemode: boolean, key: string): Promise<IdempotencyRow | undefined> {
@@ -414,10 +405,6 @@ export class KyselyStore implements Store {
         });
         return;
     }
-  }
-
-  listDeliveries(eventId: string): Promise<OutboxRow[]> {
-    return this.db.selectFrom('webhook_outbox').selectAll().where('event_id', '=', eventId).orderBy('id').execute();
   }
 }
 

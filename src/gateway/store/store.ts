@@ -86,7 +86,6 @@ export interface Store {
   scheduleCheck(paymentId: string, nextCheckAt: string | null, checks: number): Promise<void>;
   /** Payments whose next check is due, oldest due first. */
   dueForCheck(now: string, limit: number): Promise<PaymentRow[]>;
-  countDueForCheck(): Promise<number>;
 
   // idempotency
   getIdempotency(merchantId: string, livemode: boolean, key: string): Promise<IdempotencyRow | undefined>;
@@ -110,5 +109,4 @@ export interface Store {
       | { kind: 'failed'; status: number | null; error: string }
       | { kind: 'disabled'; status: number },
   ): Promise<void>;
-  listDeliveries(eventId: string): Promise<OutboxRow[]>;
 }
