@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startBareGateway, type BareGateway } from '../helpers/gateway.js';
-import { api } from '../helpers/http.js';
+import { api, waitFor } from '../helpers/http.js';
+import { withDb } from '../helpers/db.js';
 
 let hung: Server;
 let gw: BareGateway;
@@ -46,4 +47,23 @@ it('times out hung RPC calls, keeps the payment unchanged, and keeps checking', 
   assert.ok(requests > before, 'checks went on after the first one timed out');
   const events = await api(gw.url, '/api/v1/events', { key });
   assert.deepEqual(events.body.data.map((e: { type: string }) => e.type), ['payment.created']);
+});
+
+it('still expires payments on time while the RPC is down, and ends the late watch after 24 h', async () => {
+  const key = gw.merchant.secretKey;
+  const p = (await api(gw.url, '/api/v1/payments', { key, body: { amount: '1', currency: 'SOL' } })).body;
+  const past = new Date(Date.now() - 1000).toISOString();
+  withDb(gw.dbPath, (db) => db.prepare('UPDATE payments SET expires_at = ?, next_check_at = ? WHERE id = ?').run(past, past, p.id));
+  const expired = await waitFor(async () => {
+    const r = (await api(gw.url, `/api/v1/payments/${p.id}`, { key })).body;
+    return r.status === 'expired' ? r : null;
+  });
+  assert.equal(expired.sequence, 2);
+  const row = () => withDb(gw.dbPath, (db) => db.prepare('SELECT next_check_at FROM payments WHERE id = ?').get(p.id) as { next_check_at: string | null });
+  assert.notEqual(row().next_check_at, null, 'late watch: still checked after expiry');
+  // A day and more later: no more checks.
+  const longAgo = new Date(Date.now() - 25 * 3600_000).toISOString();
+  withDb(gw.dbPath, (db) => db.prepare('UPDATE payments SET expires_at = ?, next_check_at = ? WHERE id = ?').run(longAgo, past, p.id));
+  await waitFor(async () => row().next_check_at === null, { what: 'the late watch to end' });
+  assert.equal((await api(gw.url, `/api/v1/payments/${p.id}`, { key })).body.status, 'expired');
 });
