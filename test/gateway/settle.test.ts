@@ -126,6 +126,16 @@ describe('SOL payments on the localnet', () => {
     assert.equal((await untilStatus(p.id, 'confirmed')).signature, good);
   });
 
+  it('ignores a transfer without the memo the payment asks for', async () => {
+    const p = await create({ memo: 'invoice-77' });
+    const payer = await fundedPayer(stack);
+    await transfer(stack, { payer, recipient: p.recipient, amount: LAMPORTS, references: [p.reference] });
+    await transfer(stack, { payer, recipient: p.recipient, amount: LAMPORTS, references: [p.reference], memo: 'invoice-78' });
+    assert.equal((await settledState(p.id)).status, 'pending');
+    const good = await transfer(stack, { payer, recipient: p.recipient, amount: LAMPORTS, references: [p.reference], memo: 'invoice-77' });
+    assert.equal((await untilStatus(p.id, 'confirmed')).signature, good);
+  });
+
   it('is not blocked by a spam transaction on the reference that came first', async () => {
     const p = await create();
     const attacker = await fundedPayer(stack);
