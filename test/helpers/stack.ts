@@ -65,7 +65,7 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       databasePath: dbPath,
       port: 0,
       commitment: opts.commitment ?? 'confirmed',
-      currencies: [{ symbol: 'USDC', mint: localnet.usdcMint }],
+      currencies: [{ symbol: 'USDC', mint: localnet.usdcMint }, ...(opts.gateway?.currencies ?? [])],
       webhooks: { ...base.webhooks, ...opts.gateway?.webhooks, ...(opts.webhookRetryScheduleMs && { retryScheduleMs: opts.webhookRetryScheduleMs }) },
     });
     return {

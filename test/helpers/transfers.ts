@@ -83,21 +83,23 @@ export async function transfer(stack: ChainAccess, t: TransferInput): Promise<st
   return send(stack, await transferInstructions(stack, t), [t.payer]);
 }
 
-/** A brand-new token mint (Token program) with token accounts for `holders`, `amount` minted to each. */
+/** A brand-new token mint (Token program, or Token-2022 with `programId`) with token accounts for `holders`, `amount` minted to each. */
 export async function createMint(
   stack: ChainAccess,
   decimals: number,
   holders: { owner: string; amount: bigint }[],
+  opts: { mint?: Keypair; programId?: PublicKey } = {},
 ): Promise<string> {
   const connection = connectionOf(stack);
   const authority = await fundedPayer(stack, { sol: 2 });
-  const mint = Keypair.generate();
+  const mint = opts.mint ?? Keypair.generate();
+  const programId = opts.programId ?? TOKEN_PROGRAM_ID;
   const rent = await connection.getMinimumBalanceForRentExemption(MINT_SIZE);
   await send(
     stack,
     [
-      SystemProgram.createAccount({ fromPubkey: authority.publicKey, newAccountPubkey: mint.publicKey, lamports: rent, space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
-      createInitializeMint2Instruction(mint.publicKey, decimals, authority.publicKey, null),
+      SystemProgram.createAccount({ fromPubkey: authority.publicKey, newAccountPubkey: mint.publicKey, lamports: rent, space: MINT_SIZE, programId }),
+      createInitializeMint2Instruction(mint.publicKey, decimals, authority.publicKey, null, programId),
     ],
     [authority, mint],
   );
@@ -105,8 +107,8 @@ export async function createMint(
     const owner = new PublicKey(h.owner);
     // The localnet creates token accounts itself (litesvm 0.8 cannot run the ATA program safely).
     await stack.localnet.createTokenAccount(h.owner, mint.publicKey.toBase58());
-    const ata = getAssociatedTokenAddressSync(mint.publicKey, owner, true);
-    if (h.amount > 0n) await send(stack, [createMintToInstruction(mint.publicKey, ata, authority.publicKey, h.amount)], [authority]);
+    const ata = getAssociatedTokenAddressSync(mint.publicKey, owner, true, programId);
+    if (h.amount > 0n) await send(stack, [createMintToInstruction(mint.publicKey, ata, authority.publicKey, h.amount, [], programId)], [authority]);
   }
   return mint.publicKey.toBase58();
 }
