@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- JSON bodies in tests are read loosely */
 /** A payment in a Token-2022 token (configured by symbol like any other) settles like a Token one. */
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
