@@ -102,6 +102,12 @@ export class LocalChain {
   private readonly records = new Map<string, TxRecord>();
   private readonly byAddress = new Map<string, TxRecord[]>();
   private readonly bySlot = new Map<number, TxRecord[]>();
+  /**
+   * For accounts changed in slots that are not finalized yet: their state before the first such
+   * change, oldest first. A `finalized` read returns that state; entries go once their slot is final.
+   */
+  private readonly unfinalized = new Map<string, Array<{ slot: number; before: AccountInfo<Uint8Array> | null }>>();
+  private readonly unfinalizedQueue: Array<{ slot: number; key: string }> = [];
   /** Every account key any transaction touched: lets getTokenAccountsByOwner scan without an index in litesvm. */
   private readonly touched = new Set<string>();
   private transactionCount = 0;
@@ -141,6 +147,7 @@ export class LocalChain {
     this.svm.expireBlockhash();
     this.recordSlot(this.currentSlot, this.svm.latestBlockhash());
     this.pushSlotHash();
+    this.forgetFinalizedChanges();
     for (const listener of this.slotListeners) notifySafely(listener, this.currentSlot);
   }
 
@@ -225,6 +232,18 @@ export class LocalChain {
   }
 
   // ---- accounts ---------------------------------------------------------------------
+
+  /**
+   * The account as a read at this commitment sees it: `finalized` reads show the state at the
+   * newest finalized slot (changes made since are not visible yet), others the latest state.
+   */
+  getAccountAt(address: PublicKey, commitment: Commitment): AccountInfo<Uint8Array> | null {
+    if (commitment === 'finalized') {
+      const pending = this.unfinalized.get(address.toBase58())?.[0];
+      if (pending) return pending.before && pending.before.lamports > 0 ? pending.before : null;
+    }
+    return this.getAccount(address);
+  }
 
   getAccount(address: PublicKey): AccountInfo<Uint8Array> | null {
     const account = this.svm.getAccount(address);
@@ -312,6 +331,7 @@ export class LocalChain {
     if (!this.isBlockhashValid(tx.message.recentBlockhash)) return notLanded(namedError('BlockhashNotFound'));
 
     const { accountKeys, loaded, tables } = this.resolveKeys(tx);
+    const before = this.snapshot(accountKeys);
     const preBalances = accountKeys.map((key) => this.svm.getBalance(key) ?? 0n);
     const preTokenBalances = this.tokenBalances(accountKeys);
 
@@ -336,6 +356,7 @@ export class LocalChain {
         postAccounts: new Map(),
       };
     }
+    this.noteChanges(before);
     if (!run.landed) {
       return { landed: false, error: run.error ?? namedError('InsufficientFundsForFee'), logs: run.logs, unitsConsumed: run.unitsConsumed };
     }
@@ -370,6 +391,32 @@ export class LocalChain {
       minimumBalanceForRentExemption: (size) => this.minimumBalanceForRentExemption(size),
       resolveKeys: (tx) => this.resolveKeys(tx),
     };
+  }
+
+  private snapshot(keys: PublicKey[]): Map<string, AccountInfo<Uint8Array> | null> {
+    return new Map(keys.map((key) => [key.toBase58(), this.getAccount(key)]));
+  }
+
+  /** Remembers, for `finalized` reads, the pre-change state of every account that changed now. */
+  private noteChanges(before: Map<string, AccountInfo<Uint8Array> | null>): void {
+    for (const [key, previous] of before) {
+      if (sameAccount(previous, this.getAccount(new PublicKey(key)))) continue;
+      const list = this.unfinalized.get(key) ?? [];
+      // Only the first change in a slot matters: its `before` is the state at the previous slot.
+      if (list.at(-1)?.slot === this.currentSlot) continue;
+      list.push({ slot: this.currentSlot, before: previous });
+      this.unfinalized.set(key, list);
+      this.unfinalizedQueue.push({ slot: this.currentSlot, key });
+    }
+  }
+
+  private forgetFinalizedChanges(): void {
+    while (this.unfinalizedQueue.length && this.isFinalized((this.unfinalizedQueue[0] as { slot: number }).slot)) {
+      const { key } = this.unfinalizedQueue.shift() as { slot: number; key: string };
+      const list = this.unfinalized.get(key);
+      list?.shift();
+      if (list && list.length === 0) this.unfinalized.delete(key);
+    }
   }
 
   private store(record: TxRecord): void {
@@ -490,6 +537,7 @@ export class LocalChain {
     const address = getAssociatedTokenAddressSync(mint, owner, true, programId);
     if (this.getAccount(address)) return address;
     const data = associatedAccountData(mint, owner, programId);
+    const before = this.snapshot([address]);
     this.svm.setAccount(address, {
       lamports: Number(this.minimumBalanceForRentExemption(data.length)),
       data,
@@ -497,6 +545,7 @@ export class LocalChain {
       executable: false,
       rentEpoch: 0,
     });
+    this.noteChanges(before);
     this.touched.add(address.toBase58());
     return address;
   }
@@ -537,6 +586,11 @@ export class LocalChain {
 }
 
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+function sameAccount(a: AccountInfo<Uint8Array> | null, b: AccountInfo<Uint8Array> | null): boolean {
+  if (!a || !b) return a === b;
+  return a.lamports === b.lamports && a.executable === b.executable && a.owner.equals(b.owner) && Buffer.from(a.data).equals(Buffer.from(b.data));
+}
 
 /** A listener's failure must never undo or fail the transaction or slot it hears about. */
 function notifySafely<T>(listener: (value: T) => void, value: T): void {

@@ -4,7 +4,7 @@ import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { decodeBase58 } from '../core/base58.js';
 import type { LocalChain } from './chain.js';
 import { encodeAccount, parseAccountEncoding, type DataSlice } from './encode-account.js';
-import { configParam, optionalBool, pubkeyParam } from './params.js';
+import { commitmentParam, configParam, optionalBool, pubkeyParam } from './params.js';
 import { RpcError } from './rpc-error.js';
 import { mintDecimals, withContext, type Handler } from './rpc-context.js';
 import { decodeMint, decodeTokenAccount, uiTokenAmount } from './token-state.js';
@@ -22,7 +22,7 @@ function dataSliceParam(config: Record<string, unknown>): DataSlice | undefined 
 }
 
 function accountValue(chain: LocalChain, address: PublicKey, config: Record<string, unknown>): unknown {
-  const info = chain.getAccount(address);
+  const info = chain.getAccountAt(address, commitmentParam(config));
   if (!info) return null;
   return encodeAccount(address, info, parseAccountEncoding(config.encoding, 'base58'), {
     dataSlice: dataSliceParam(config),
@@ -53,7 +53,8 @@ function accountFilter(filter: unknown): (data: Uint8Array) => boolean {
 export const ACCOUNT_METHODS: Record<string, Handler> = {
   getBalance: (chain, params) => {
     const address = pubkeyParam(params[0]);
-    return withContext(chain, configParam(params[1]), BigInt(chain.getAccount(address)?.lamports ?? 0));
+    const config = configParam(params[1]);
+    return withContext(chain, config, BigInt(chain.getAccountAt(address, commitmentParam(config))?.lamports ?? 0));
   },
   getAccountInfo: (chain, params) => {
     const address = pubkeyParam(params[0]);
@@ -71,7 +72,7 @@ export const ACCOUNT_METHODS: Record<string, Handler> = {
   },
   getTokenAccountBalance: (chain, params) => {
     const address = pubkeyParam(params[0]);
-    const account = chain.getAccount(address);
+    const account = chain.getAccountAt(address, commitmentParam(configParam(params[1])));
     if (!account) throw RpcError.invalidParams('Invalid param: could not find account');
     const token = decodeTokenAccount(account.owner, account.data);
     if (!token) throw RpcError.invalidParams('Invalid param: not a Token account');
@@ -79,7 +80,7 @@ export const ACCOUNT_METHODS: Record<string, Handler> = {
   },
   getTokenSupply: (chain, params) => {
     const address = pubkeyParam(params[0]);
-    const account = chain.getAccount(address);
+    const account = chain.getAccountAt(address, commitmentParam(configParam(params[1])));
     const mint = account ? decodeMint(account.owner, account.data) : null;
     if (!mint) throw RpcError.invalidParams('Invalid param: not a Token mint');
     return withContext(chain, configParam(params[1]), uiTokenAmount(mint.supply, mint.decimals));
@@ -102,10 +103,11 @@ export const ACCOUNT_METHODS: Record<string, Handler> = {
     } else {
       throw RpcError.invalidParams('Invalid params: expected a mint or programId filter');
     }
+    const commitment = commitmentParam(config);
     const value: unknown[] = [];
     for (const address of chain.knownAddresses()) {
       const key = new PublicKey(address);
-      const info = chain.getAccount(key);
+      const info = chain.getAccountAt(key, commitment);
       if (!info || !programs.some((p) => p.equals(info.owner))) continue;
       const token = decodeTokenAccount(info.owner, info.data);
       if (!token || !token.owner.equals(owner) || (mint && !token.mint.equals(mint))) continue;
@@ -120,10 +122,11 @@ export const ACCOUNT_METHODS: Record<string, Handler> = {
     if (!Array.isArray(filters) || filters.length > 4) throw RpcError.invalidParams('Too many filters provided; max 4');
     const tests = filters.map(accountFilter);
     const encoding = parseAccountEncoding(config.encoding, 'base58');
+    const commitment = commitmentParam(config);
     const value: unknown[] = [];
     for (const address of chain.knownAddresses()) {
       const key = new PublicKey(address);
-      const info = chain.getAccount(key);
+      const info = chain.getAccountAt(key, commitment);
       if (!info || !info.owner.equals(programId) || !tests.every((test) => test(info.data))) continue;
       value.push({ account: encodeAccount(key, info, encoding, { dataSlice: dataSliceParam(config), decimalsOf: mintDecimals(chain) }), pubkey: address });
     }

@@ -76,7 +76,9 @@ describe('localnet JSON-RPC', () => {
     const missing = newAddress();
     assert.equal(await connection.getAccountInfo(missing), null);
     const ata = getAssociatedTokenAddressSync(new PublicKey(LOCALNET_USDC_MINT), owner.publicKey);
-    const raw = await rpc(net.rpcUrl, 'getAccountInfo', [ata.toBase58(), { encoding: 'base64' }]);
+    // Without a commitment a node answers at `finalized`: the account made a moment ago is not there yet.
+    assert.equal((await rpc(net.rpcUrl, 'getAccountInfo', [ata.toBase58(), { encoding: 'base64' }])).result.value, null);
+    const raw = await rpc(net.rpcUrl, 'getAccountInfo', [ata.toBase58(), { encoding: 'base64', commitment: 'confirmed' }]);
     assert.equal(raw.result.value.owner, 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA');
     assert.equal(raw.result.value.space, 165);
     assert.equal(raw.result.value.data[1], 'base64');
@@ -98,7 +100,7 @@ describe('localnet JSON-RPC', () => {
     assert.equal(many[2]?.data.length, 165);
     const balance = await connection.getTokenAccountBalance(ata);
     assert.equal(balance.value.amount, '7250000');
-    assert.equal((await rpc(net.rpcUrl, 'getTokenAccountBalance', [owner.publicKey.toBase58()])).error?.code, -32602);
+    assert.equal((await rpc(net.rpcUrl, 'getTokenAccountBalance', [owner.publicKey.toBase58(), { commitment: 'confirmed' }])).error?.message, 'Invalid param: not a Token account');
     const byOwner = await connection.getTokenAccountsByOwner(owner.publicKey, { mint: new PublicKey(LOCALNET_USDC_MINT) });
     assert.deepEqual(byOwner.value.map((a) => a.pubkey.toBase58()), [ata.toBase58()]);
     const programAccounts = await connection.getProgramAccounts(new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'), {
@@ -107,7 +109,7 @@ describe('localnet JSON-RPC', () => {
     assert.deepEqual(programAccounts.map((a) => a.pubkey.toBase58()), [ata.toBase58()]);
     const parsedByOwner = await connection.getParsedTokenAccountsByOwner(owner.publicKey, { programId: new PublicKey('TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA') });
     assert.equal(parsedByOwner.value[0]?.account.data.parsed.info.tokenAmount.uiAmountString, '7.25');
-    const base58 = await rpc(net.rpcUrl, 'getAccountInfo', [ata.toBase58()]);
+    const base58 = await rpc(net.rpcUrl, 'getAccountInfo', [ata.toBase58(), { commitment: 'confirmed' }]);
     assert.equal(base58.error?.code, -32602, 'the default (base58) encoding refuses data above 128 bytes');
   });
 

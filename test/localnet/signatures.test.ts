@@ -107,4 +107,29 @@ describe('getSignaturesForAddress, getSignatureStatuses and commitment', () => {
     net.chain.advanceSlot();
     assert.equal((await connection.isBlockhashValid(blockhash, { commitment: 'confirmed' })).value, false);
   });
+
+  it('answers account reads at finalized with the state of the newest finalized slot', async () => {
+    const payer = await fundedKeypair(net, { sol: '1', usdc: '5' });
+    for (let i = 0; i < 4; i++) net.chain.advanceSlot(); // the funding is final now
+    assert.equal(await connection.getBalance(payer.publicKey, 'finalized'), 1_000_000_000);
+    const to = newAddress();
+    const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash('confirmed');
+    const tx = new Transaction({ feePayer: payer.publicKey, blockhash, lastValidBlockHeight }).add(
+      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports: 3_000_000 }),
+    );
+    tx.sign(payer);
+    await waitForConfirmation(connection, await connection.sendRawTransaction(tx.serialize()));
+    const tokenAccount = new PublicKey(await net.createTokenAccount(to.toBase58(), net.usdcMint));
+
+    assert.equal(await connection.getBalance(to, 'confirmed'), 3_000_000);
+    assert.equal(await connection.getBalance(to, 'finalized'), 0);
+    assert.equal(await connection.getBalance(payer.publicKey, 'finalized'), 1_000_000_000);
+    assert.equal(await connection.getAccountInfo(tokenAccount, 'finalized'), null);
+    assert.ok(await connection.getAccountInfo(tokenAccount, 'confirmed'));
+
+    for (let i = 0; i < 4; i++) net.chain.advanceSlot();
+    assert.equal(await connection.getBalance(to, 'finalized'), 3_000_000);
+    assert.ok(await connection.getAccountInfo(tokenAccount, 'finalized'));
+    assert.equal(await connection.getBalance(payer.publicKey, 'finalized'), await connection.getBalance(payer.publicKey, 'confirmed'));
+  });
 });
