@@ -93,7 +93,7 @@ export const ACCOUNT_METHODS: Record<string, Handler> = {
     let programs: PublicKey[];
     if (filter.mint !== undefined) {
       mint = pubkeyParam(filter.mint);
-      const mintAccount = chain.getAccount(mint);
+      const mintAccount = chain.getAccountAt(mint, commitmentParam(config));
       if (!mintAccount) throw RpcError.invalidParams('Invalid param: could not find mint');
       programs = [mintAccount.owner];
     } else if (filter.programId !== undefined) {

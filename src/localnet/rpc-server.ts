@@ -29,9 +29,13 @@ function handleOne(chain: LocalChain, request: unknown, log?: (line: string) => 
       error: { code: RPC_CODES.invalidRequest, message: 'Invalid request' },
     });
   }
+  // A notification (no "id") is carried out but answered with nothing, as JSON-RPC 2.0 says.
+  const notification = !('id' in (request as object));
   try {
-    return envelope(id, { result: dispatch(chain, method, params) });
+    const result = dispatch(chain, method, params);
+    return notification ? undefined : envelope(id, { result });
   } catch (error) {
+    if (notification) return undefined;
     if (error instanceof RpcError) return envelope(id, { error: error.toJSON() });
     log?.(`internal error in ${method}: ${(error as Error).stack ?? String(error)}`);
     return envelope(id, { error: { code: RPC_CODES.internalError, message: 'Internal error' } });
@@ -80,9 +84,11 @@ export async function startRpcServer(chain: LocalChain, options: RpcServerOption
       }
       if (Array.isArray(parsed)) {
         if (parsed.length === 0) return send(res, 200, stringifyRpc(envelope(null, { error: { code: RPC_CODES.invalidRequest, message: 'Invalid request' } })));
-        return send(res, 200, stringifyRpc(parsed.map((r) => handleOne(chain, r, options.log))));
+        const answers = parsed.map((r) => handleOne(chain, r, options.log)).filter((a) => a !== undefined);
+        return answers.length ? send(res, 200, stringifyRpc(answers)) : send(res, 200, '');
       }
-      return send(res, 200, stringifyRpc(handleOne(chain, parsed, options.log)));
+      const answer = handleOne(chain, parsed, options.log);
+      return answer === undefined ? send(res, 200, '') : send(res, 200, stringifyRpc(answer));
     })().catch((error: unknown) => {
       options.log?.(`request failed: ${String(error)}`);
       if (!res.headersSent) send(res, 500, 'Internal Server Error', 'text/plain');

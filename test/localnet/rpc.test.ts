@@ -66,6 +66,10 @@ describe('localnet JSON-RPC', () => {
     });
     const answers = (await batch.json()) as Array<{ id: number; result?: number; error?: { code: number } }>;
     assert.equal(answers.length, 2);
+    // A notification (no id) is carried out but not answered.
+    const notified = await fetch(net.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","method":"getSlot"}' });
+    assert.equal(notified.status, 200);
+    assert.equal(await notified.text(), '');
     assert.equal(typeof answers[0]?.result, 'number');
     assert.equal(answers[1]?.error?.code, -32601);
   });
