@@ -6,7 +6,7 @@
 import express from 'express';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { SvcClient } from 'svc-checkout/server';
+import { ConflictError, SvcClient } from 'svc-checkout/server';
 import { createSessionHandler, webhookHandler } from 'svc-checkout/server/express';
 import { CURRENCY, PRODUCTS, findProduct } from './catalog.mjs';
 import { fromCents, toCents } from './money.mjs';
@@ -66,6 +66,7 @@ export function createShop({ secretKey, webhookSecret, gatewayUrl, dataDir, rpcU
         const order = orders.get(String(req.body?.orderId ?? ''));
         if (!order) throw Object.assign(new Error('No such order.'), { status: 404 });
         if (order.status === 'paid') throw Object.assign(new Error('This order is already paid.'), { status: 409 });
+        await cancelPendingPayments(client, order.id);
         return { amount: order.total, currency: order.currency, orderId: order.id, label: 'svc-checkout demo shop', message: `Order ${order.id}` };
       },
     }),
@@ -105,6 +106,21 @@ export function createShop({ secretKey, webhookSecret, gatewayUrl, dataDir, rpcU
 
   if (devTools && rpcUrl) mountDevRoutes(app, { client, orders, rpcUrl });
   return app;
+}
+
+/**
+ * A reloaded checkout page asks for a new session: cancel the order's older pending payments so
+ * one order has one live payment. A customer who still pays a cancelled one is not lost: the gateway
+ * confirms it late (paidLate) and the webhook handler records it as an extra payment to refund.
+ */
+async function cancelPendingPayments(client, orderId) {
+  for await (const payment of client.payments.list({ orderId, status: 'pending' })) {
+    try {
+      await client.payments.cancel(payment.id);
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err; // confirmed or expired meanwhile: nothing to cancel
+    }
+  }
 }
 
 /** The gateway writes amounts in their shortest form ("12.5"); the shop keeps cents ("12.50"). */

@@ -153,20 +153,26 @@ describe('demo shop backend', { timeout: 120_000 }, () => {
     assert.equal(again.body.detail, 'This order is already paid.');
   });
 
-  test('paying one order twice (two checkout tabs) keeps the first payment and records the second for a refund', async () => {
+  test('a new session cancels the order\'s older payment; paying that one anyway is recorded for a refund', async () => {
     const o = await newOrder([{ id: 'stickers', quantity: 1 }]);
     const first = await post('/checkout/session', { orderId: o.id });
     const second = await post('/checkout/session', { orderId: o.id });
     assert.notEqual(first.body.paymentId, second.body.paymentId);
+    const atGateway = async (id: unknown) =>
+      (await (await fetch(`${stack.gatewayUrl}/api/v1/payments/${id}`, { headers: { authorization: `Bearer ${stack.merchant.secretKey}` } })).json()) as { status: string; paidLate: boolean };
+    assert.equal((await atGateway(first.body.paymentId)).status, 'cancelled', 'one order, one live payment');
+    assert.equal((await atGateway(second.body.paymentId)).status, 'pending');
     const url = (s: typeof first) => String((s.body.payment as { url: string }).url);
 
-    const one = await payUrl(url(first), { rpcUrl: stack.rpcUrl });
+    const live = await payUrl(url(second), { rpcUrl: stack.rpcUrl });
     await eventually(o.id, (x) => x.status === 'paid');
-    const two = await payUrl(url(second), { rpcUrl: stack.rpcUrl });
+    // A customer who kept the old tab open pays the cancelled payment: the gateway confirms it late.
+    const stale = await payUrl(url(first), { rpcUrl: stack.rpcUrl });
     const after = await eventually(o.id, (x) => (x.extraPayments ?? []).length === 1);
-    assert.equal(after.paymentId, first.body.paymentId);
-    assert.equal(after.signature, one.signature);
-    assert.deepEqual(after.extraPayments!.map((p) => [p.paymentId, p.signature]), [[second.body.paymentId, two.signature]]);
+    assert.equal(after.paymentId, second.body.paymentId);
+    assert.equal(after.signature, live.signature);
+    assert.deepEqual(after.extraPayments!.map((p) => [p.paymentId, p.signature]), [[first.body.paymentId, stale.signature]]);
+    assert.equal((await atGateway(first.body.paymentId)).paidLate, true);
   });
 
   test('the development routes exist only when devTools is on', async () => {
