@@ -20,7 +20,7 @@ type Subscription =
   | { kind: 'signature'; socket: WebSocket; signature: string; commitment: Commitment }
   | { kind: 'slot'; socket: WebSocket }
   | { kind: 'root'; socket: WebSocket }
-  | { kind: 'account'; socket: WebSocket; address: PublicKey; encoding: AccountEncoding }
+  | { kind: 'account'; socket: WebSocket; address: PublicKey; encoding: AccountEncoding; commitment: Commitment; seen: string }
   | { kind: 'logs'; socket: WebSocket; mentions: string | null };
 
 const NOTIFICATION: Record<Subscription['kind'], string> = {
@@ -151,8 +151,11 @@ export class PubSub {
         return { result: this.add({ kind: 'root', socket }) };
       case 'accountSubscribe': {
         const address = pubkeyParam(params[0]);
-        const encoding = parseAccountEncoding(configParam(params[1]).encoding, 'base58');
-        return { result: this.add({ kind: 'account', socket, address, encoding }) };
+        const config = configParam(params[1]);
+        const encoding = parseAccountEncoding(config.encoding, 'base58');
+        const commitment = commitmentParam(config);
+        const seen = this.fingerprint(address, commitment);
+        return { result: this.add({ kind: 'account', socket, address, encoding, commitment, seen }) };
       }
       case 'logsSubscribe': {
         const filter = params[0];
@@ -200,14 +203,27 @@ export class PubSub {
       if (sub.kind === 'signature' && sub.signature === record.signature) this.checkSignature(id);
       else if (sub.kind === 'logs' && (sub.mentions === null || keys.has(sub.mentions))) {
         this.notify(id, sub, { context: { slot: record.slot }, value: { err: record.err, logs: record.logMessages, signature: record.signature } });
-      } else if (sub.kind === 'account' && keys.has(sub.address.toBase58())) {
-        const info = this.chain.getAccount(sub.address);
-        const value = info
-          ? encodeAccount(sub.address, info, sub.encoding, { decimalsOf: (mint) => decimalsOf(this.chain, mint) })
-          : { data: ['', 'base64'], executable: false, lamports: 0, owner: '11111111111111111111111111111111', rentEpoch: 0, space: 0 };
-        this.notify(id, sub, { context: { slot: record.slot }, value });
+      } else if (sub.kind === 'account' && sub.commitment !== 'finalized' && keys.has(sub.address.toBase58())) {
+        this.notifyAccount(id, sub, record.slot);
       }
     }
+  }
+
+  /** A finalized account subscription hears of a change once the slot that made it is finalized. */
+  private notifyAccount(id: number, sub: Extract<Subscription, { kind: 'account' }>, slot: number): void {
+    const fingerprint = this.fingerprint(sub.address, sub.commitment);
+    if (fingerprint === sub.seen) return;
+    sub.seen = fingerprint;
+    const info = this.chain.getAccountAt(sub.address, sub.commitment);
+    const value = info
+      ? encodeAccount(sub.address, info, sub.encoding, { decimalsOf: (mint) => decimalsOf(this.chain, mint) })
+      : { data: ['', 'base64'], executable: false, lamports: 0, owner: '11111111111111111111111111111111', rentEpoch: 0, space: 0 };
+    this.notify(id, sub, { context: { slot }, value });
+  }
+
+  private fingerprint(address: PublicKey, commitment: Commitment): string {
+    const info = this.chain.getAccountAt(address, commitment);
+    return info ? `${info.lamports}:${info.owner.toBase58()}:${Buffer.from(info.data).toString('base64')}` : 'none';
   }
 
   private onSlot(slot: number): void {
@@ -216,6 +232,7 @@ export class PubSub {
       if (sub.kind === 'slot') this.notify(id, sub, { parent: Math.max(0, slot - 1), root, slot });
       else if (sub.kind === 'root') this.notify(id, sub, root);
       else if (sub.kind === 'signature' && sub.commitment === 'finalized') this.checkSignature(id);
+      else if (sub.kind === 'account' && sub.commitment === 'finalized') this.notifyAccount(id, sub, root);
     }
   }
 }

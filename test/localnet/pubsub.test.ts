@@ -89,4 +89,29 @@ describe('PubSub websocket', () => {
     assert.ok(slots.length > 0);
     assert.ok(slots.every((slot, i) => i === 0 || slot > (slots[i - 1] as number)));
   });
+
+  it('tells a finalized account subscription about a change only once it is finalized', async () => {
+    const payer = await fundedKeypair(net, { sol: '1' });
+    const to = newAddress();
+    let signatureSent!: (signature: string) => void;
+    const sent = new Promise<string>((resolve) => (signatureSent = resolve));
+    const heard = new Promise<{ lamports: number; status: string | undefined }>((resolve) => {
+      const id = connection.onAccountChange(
+        to,
+        (info) => {
+          void connection.removeAccountChangeListener(id);
+          // Where the transaction stands when the notification arrives: it must be final already.
+          void sent
+            .then((signature) => connection.getSignatureStatuses([signature]))
+            .then(({ value }) => resolve({ lamports: info.lamports, status: value[0]?.confirmationStatus }));
+        },
+        { commitment: 'finalized' },
+      );
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200)); // let the subscription register
+    signatureSent(await sendAndConfirmTransaction(connection, transferTx(payer, to, 4_000_000), [payer], { commitment: 'confirmed' }));
+    const { lamports, status } = await heard;
+    assert.equal(lamports, 4_000_000);
+    assert.equal(status, 'finalized');
+  });
 });
