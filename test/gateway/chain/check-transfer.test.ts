@@ -1,5 +1,5 @@
 /**
- * checkTransfer against real devnet and mainnet getTransaction answers (fixtures/solana-rpc/), read through
+ * checkTransfer against real devnet and mainnet getTransaction answers (test/fixtures/solana-rpc/), read through
  * @solana/web3.js from a replaying JSON-RPC server. Every expectation is derived from the recorded data.
  */
 import { after, before, describe, it } from 'node:test';

@@ -1,6 +1,6 @@
 /**
  * Small helpers for tests that run real signed transactions on the localnet (src/localnet).
- * The localnet serves no websocket, so nothing here uses sendAndConfirmTransaction (which needs one).
+ * They send and then poll signature statuses, so a test controls exactly when it waits.
  */
 import {
   Keypair,
@@ -65,8 +65,8 @@ export async function createMintWithSupply(
 }
 
 /**
- * `owner`'s associated token account for `mint`, created empty if missing. The localnet makes it directly in the
- * ledger: it refuses the Associated Token Account program, which litesvm 0.8 cannot run safely on Linux.
+ * `owner`'s associated token account for `mint`, created empty if missing, directly in the localnet's ledger
+ * (no transaction: quicker set-up for tests that are about the payment, not the account's creation).
  */
 export async function createTokenAccount(localnet: Localnet, owner: PublicKey, mint: PublicKey): Promise<PublicKey> {
   return new PublicKey(await localnet.createTokenAccount(owner.toBase58(), mint.toBase58()));

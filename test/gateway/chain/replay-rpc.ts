@@ -1,6 +1,6 @@
 /**
  * A JSON-RPC server on 127.0.0.1 that replays the recorded devnet/mainnet getTransaction answers in
- * fixtures/solana-rpc/, so the checks run on exactly what @solana/web3.js makes of a real node's JSON.
+ * test/fixtures/solana-rpc/ (a copy of ../shared/fixtures/solana-rpc), so the checks run on exactly what @solana/web3.js makes of a real node's JSON.
  * (Mainnet cannot be reached from tests; DESIGN's standards allow a replay of recordings for it.)
  */
 import { createServer, type Server } from 'node:http';
@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { Connection } from '@solana/web3.js';
 
-const FIXTURES = new URL('./fixtures/solana-rpc/', import.meta.url);
+const FIXTURES = new URL('../../fixtures/solana-rpc/', import.meta.url);
 
 export interface RecordedTransaction {
   file: string;
