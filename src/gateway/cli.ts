@@ -15,18 +15,19 @@ import { createMerchantRecord, MerchantInputError, rotateApiKey, rotateWebhookSe
 import { openStore } from './store/index.js';
 
 const USAGE = `usage:
-  svc-gateway start [--port 4000] [--host 127.0.0.1] [--database PATH] [--rpc URL] [--commitment confirmed|finalized] [--currency SYMBOL=MINT ...]
+  svc-gateway start [--port 4000] [--host 127.0.0.1] [--database PATH] [--rpc URL] [--commitment confirmed|finalized] [--currency SYMBOL=MINT ...] [--metrics-port PORT]
   svc-gateway merchant create --name NAME --recipient WALLET [--webhook-url URL] [--mode test|live] [--logo-url URL] [--database PATH] [--json]
   svc-gateway merchant list [--database PATH] [--json]
   svc-gateway merchant rotate-key --merchant ID [--publishable] [--database PATH] [--json]
   svc-gateway merchant rotate-webhook-secret --merchant ID [--database PATH] [--json]
-environment: PORT, HOST, DATABASE_URL, SOLANA_RPC_URL, COMMITMENT, CURRENCIES (SYMBOL=MINT,...)`;
+environment: PORT, HOST, DATABASE_URL, SOLANA_RPC_URL, COMMITMENT, CURRENCIES (SYMBOL=MINT,...), METRICS_TOKEN, METRICS_PORT, METRICS_HOST`;
 
 class UsageError extends Error {}
 
 const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
+  'metrics-port': { type: 'string' },
   database: { type: 'string' },
   rpc: { type: 'string' },
   commitment: { type: 'string' },
@@ -52,6 +53,7 @@ async function main(argv: string[]): Promise<void> {
   const config = configFromFlagsAndEnv({
     ...(values.port !== undefined && { port: values.port }),
     ...(values.host !== undefined && { host: values.host }),
+    ...(values['metrics-port'] !== undefined && { metricsPort: values['metrics-port'] }),
     ...(values.database !== undefined && { database: values.database }),
     ...(values.rpc !== undefined && { rpc: values.rpc }),
     ...(values.commitment !== undefined && { commitment: values.commitment }),
@@ -60,6 +62,7 @@ async function main(argv: string[]): Promise<void> {
 
   if (command === 'start') {
     const gateway = await startGateway(config);
+    if (gateway.metricsUrl) console.error(`svc-gateway metrics on ${gateway.metricsUrl}/metrics`);
     console.error(
       `svc-gateway listening on ${gateway.url} (database ${config.databasePath}, rpc ${config.rpcUrl}, commitment ${config.commitment}, currencies SOL${config.currencies.map((c) => ', ' + c.symbol).join('')})`,
     );

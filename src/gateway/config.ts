@@ -57,6 +57,11 @@ export interface GatewayConfig {
     perPayment: RateLimitConfig;
     perClient: RateLimitConfig;
   };
+  /**
+   * GET /metrics (Prometheus). On the API port only when `token` is set (callers send it as a Bearer);
+   * on its own listener when `port` is set (then the token, if set, is required there too).
+   */
+  metrics: { token: string | null; port: number | null; host: string };
   /** Express `trust proxy` setting, for the client address behind a reverse proxy. */
   trustProxy: boolean | number | string;
   /** Log lines (never keys). Defaults to stderr; pass () => {} to silence. */
@@ -91,6 +96,7 @@ export function defaultConfig(): GatewayConfig {
       perPayment: { ratePerSecond: 10, burst: 30 },
       perClient: { ratePerSecond: 100, burst: 300 },
     },
+    metrics: { token: null, port: null, host: '127.0.0.1' },
     trustProxy: false,
     log: (line) => process.stderr.write(line + '\n'),
   };
@@ -135,6 +141,7 @@ export interface StartFlags {
   commitment?: string;
   currency?: string[];
   host?: string;
+  metricsPort?: string;
 }
 
 /** Flags win over the environment, which wins over defaults. */
@@ -156,6 +163,14 @@ export function configFromFlagsAndEnv(flags: StartFlags, env: NodeJS.ProcessEnv 
   if (commitment) config.commitment = parseCommitment(commitment);
   const currencies = flags.currency?.length ? flags.currency.join(',') : env.CURRENCIES;
   if (currencies) config.currencies = parseCurrencies(currencies);
+  const metricsToken = env.METRICS_TOKEN;
+  if (metricsToken !== undefined && metricsToken !== '') {
+    if (!/^[\x21-\x7e]{16,256}$/.test(metricsToken)) throw new ConfigError('METRICS_TOKEN must be 16 to 256 printable ASCII characters');
+    config.metrics.token = metricsToken;
+  }
+  const metricsPort = flags.metricsPort ?? env.METRICS_PORT;
+  if (metricsPort !== undefined && metricsPort !== '') config.metrics.port = parsePort(metricsPort);
+  if (env.METRICS_HOST) config.metrics.host = env.METRICS_HOST;
   const trust = env.TRUST_PROXY;
   if (trust) config.trustProxy = trust === 'true' ? true : trust === 'false' ? false : /^\d+$/.test(trust) ? Number(trust) : trust;
   applyTuningEnv(config, env);
@@ -213,5 +228,6 @@ export function resolveConfig(partial: Partial<GatewayConfig>): GatewayConfig {
     watcher: { ...base.watcher, ...partial.watcher },
     webhooks: { ...base.webhooks, ...partial.webhooks },
     rateLimits: { ...base.rateLimits, ...partial.rateLimits },
+    metrics: { ...base.metrics, ...partial.metrics },
   };
 }

@@ -3,6 +3,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolveConfig, type GatewayConfig } from './config.js';
 import { createApp } from './http/app.js';
+import { startMetricsServer } from './metrics/server.js';
+import { GatewayMetrics } from './metrics/metrics.js';
 import { TokenBucketLimiter } from './http/rate-limit.js';
 import type { ChainPort } from './payments/chain-port.js';
 import { PaymentService } from './payments/service.js';
@@ -12,13 +14,14 @@ import type { Store } from './store/store.js';
 import { Watcher } from './watcher.js';
 import { WebhookWorker } from './webhooks/worker.js';
 
-export type GatewayOptions = Partial<Omit<GatewayConfig, 'watcher' | 'webhooks' | 'rateLimits'>> & {
+export type GatewayOptions = Partial<Omit<GatewayConfig, 'watcher' | 'webhooks' | 'rateLimits' | 'metrics'>> & {
   rpcUrl: string;
   databasePath: string;
   port?: number;
   watcher?: Partial<GatewayConfig['watcher']>;
   webhooks?: Partial<GatewayConfig['webhooks']>;
   rateLimits?: Partial<GatewayConfig['rateLimits']>;
+  metrics?: Partial<GatewayConfig['metrics']>;
   /** Start the watcher and the webhook worker (default true). Benchmarks may turn them off. */
   background?: boolean;
 };
@@ -32,6 +35,9 @@ export interface RunningGateway {
   chain: ChainPort;
   watcher: Watcher;
   webhooks: WebhookWorker;
+  metrics: GatewayMetrics;
+  /** Base URL of the separate metrics listener (config.metrics.port), or null. */
+  metricsUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -39,15 +45,24 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const { background = true, ...rest } = options;
   const config = resolveConfig(rest as Partial<GatewayConfig>);
   const store = await openStore(config);
-  const chain = new SolanaChain(config.rpcUrl, config.commitment, config.rpcTimeoutMs);
-  const webhooks = new WebhookWorker(store, config);
+  const metrics = new GatewayMetrics();
+  const chain = new SolanaChain(config.rpcUrl, config.commitment, config.rpcTimeoutMs, (method, seconds, error) =>
+    metrics.recordRpc(method, seconds, error),
+  );
+  const webhooks = new WebhookWorker(store, config, (result, failure) => metrics.recordWebhook(result, failure));
   const service = new PaymentService({ store, chain, config, onEvent: () => webhooks.kick() });
+  metrics.attach({
+    snapshot: (now) => store.metricsSnapshot(now),
+    checksStarted: () => service.checksStarted,
+    scanRpcCalls: () => chain.scanRpcCalls,
+  });
   const watcher = new Watcher(store, service, config);
   const app = createApp({
     config,
     store,
     service,
     chain,
+    metrics,
     limits: {
       perPayment: new TokenBucketLimiter(config.rateLimits.perPayment),
       perClient: new TokenBucketLimiter(config.rateLimits.perClient),
@@ -61,6 +76,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   server.keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
+  const metricsServer = config.metrics.port === null ? null : await startMetricsServer(metrics, config).catch(async (error: unknown) => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await store.close();
+    throw error;
+  });
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   if (background) {
     watcher.start();
@@ -79,9 +99,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     chain,
     watcher,
     webhooks,
+    metrics,
+    metricsUrl: metricsServer?.url ?? null,
     close() {
       closing ??= (async () => {
         clearInterval(purge);
+        await metricsServer?.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

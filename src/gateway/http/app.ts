@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { jsonOnly, notFound, requestId } from './middleware.js';
 import { problemHandler } from './problem.js';
+import { httpMetrics, metricsHandler } from '../metrics/http.js';
 import type { AppContext } from './routes/context.js';
 import { merchantRouter } from './routes/merchant.js';
 import { paymentsRouter } from './routes/payments.js';
@@ -16,11 +17,14 @@ export function createApp(ctx: AppContext): Express {
   app.set('trust proxy', ctx.config.trustProxy);
   app.set('etag', false);
   app.use(requestId);
+  app.use(httpMetrics(ctx.metrics));
   app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  // Prometheus metrics on the API port only behind METRICS_TOKEN (a separate METRICS_PORT needs none).
+  if (ctx.config.metrics.token) app.get('/metrics', metricsHandler(ctx.metrics, ctx.config.metrics.token));
 
   const body = [jsonOnly, express.json({ limit: BODY_LIMIT, strict: true, type: ['application/json', 'application/*+json'] })];
   app.use('/api/public', publicCors, ...body, publicRouter(ctx));

@@ -2,20 +2,21 @@
 import { Connection } from '@solana/web3.js';
 import { ReferenceScanner, buildTransactionRequest, getMintInfo, recipientTokenAccount } from '../chain/index.js';
 import type { Commitment } from '../config.js';
+import { rpcFetch, type RpcObserver } from '../metrics/rpc-fetch.js';
 import type { ChainPort, TransactionRequestInput } from './chain-port.js';
 
 export class SolanaChain implements ChainPort {
   readonly connection: Connection;
   readonly scanner: ReferenceScanner;
 
-  constructor(rpcUrl: string, commitment: Commitment, timeoutMs = 10_000) {
+  constructor(rpcUrl: string, commitment: Commitment, timeoutMs = 10_000, observe?: RpcObserver) {
     // 'confirmed' for reads in general; the scanner applies the payment's required commitment itself.
     // Every RPC call has a deadline: a hung node must not hold a payment's check (and its coalesced
     // waiters) forever. A timeout is an RPC failure like any other: no state changes, retried later.
     this.connection = new Connection(rpcUrl, {
       commitment: 'confirmed',
       disableRetryOnRateLimit: true,
-      fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }),
+      fetch: rpcFetch(timeoutMs, observe),
     });
     this.scanner = new ReferenceScanner(this.connection, { commitment });
   }

@@ -12,7 +12,9 @@ import type {
   ClaimedDelivery,
   EventRow,
   IdempotencyRow,
+  MerchantPatch,
   MerchantRow,
+  MetricsSnapshot,
   NewEvent,
   OutboxRow,
   PageQuery,
@@ -117,6 +119,12 @@ export class KyselyStore implements Store {
       .set({ webhook_url: url, webhook_disabled: disabled ? 1 : 0 })
       .where('id', '=', merchantId)
       .execute();
+  }
+
+  async updateMerchant(merchantId: string, patch: MerchantPatch): Promise<boolean> {
+    if (Object.keys(patch).length === 0) return (await this.getMerchant(merchantId)) !== undefined;
+    const result = await this.db.updateTable('merchants').set(patch).where('id', '=', merchantId).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   // ---- payments
@@ -327,6 +335,29 @@ export class KyselyStore implements Store {
     if (!merchant?.webhook_url) return false;
     await this.db.insertInto('webhook_outbox').values(newOutboxRow(eventId, event.merchant_id, now)).execute();
     return true;
+  }
+
+  async metricsSnapshot(now: string): Promise<MetricsSnapshot> {
+    // Both queries stay on indexes (payments_next_check, webhook_outbox_due): cheap at every scrape.
+    const watched = await this.db
+      .selectFrom('payments')
+      .select(['status', (eb) => eb.fn.countAll<number | string | bigint>().as('n')])
+      .where('next_check_at', 'is not', null)
+      .groupBy('status')
+      .execute();
+    const outbox = await this.db
+      .selectFrom('webhook_outbox')
+      .select([
+        (eb) => eb.fn.countAll<number | string | bigint>().as('n'),
+        (eb) => eb.fn.min(eb.case().when('next_attempt_at', '<=', now).then(eb.ref('next_attempt_at')).end()).as('oldest'),
+      ])
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return {
+      watched: watched.map((r) => ({ status: r.status, count: Number(r.n) })),
+      outboxPending: Number(outbox?.n ?? 0),
+      outboxOldestDueAt: (outbox?.oldest as string | null | undefined) ?? null,
+    };
   }
 
   async claimDeliveries(now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {

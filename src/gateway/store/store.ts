@@ -59,6 +59,17 @@ export interface ClaimedDelivery {
   webhookDisabled: boolean;
 }
 
+export type MerchantPatch = Partial<Pick<MerchantRow, 'name' | 'logo_url' | 'webhook_url' | 'webhook_disabled'>>;
+
+export interface MetricsSnapshot {
+  /** Payments the watcher still checks (next check set), by status. */
+  watched: { status: PaymentRow['status']; count: number }[];
+  /** Outbox rows not yet delivered, failed or disabled. */
+  outboxPending: number;
+  /** next_attempt_at of the oldest pending outbox row that is already due, or null. */
+  outboxOldestDueAt: string | null;
+}
+
 export interface Store {
   migrate(): Promise<void>;
   close(): Promise<void>;
@@ -76,6 +87,8 @@ export interface Store {
   /** Secrets that sign at `now`: current first, then rotated ones not yet expired. */
   webhookSecrets(merchantId: string, now: string): Promise<string[]>;
   setWebhook(merchantId: string, url: string | null, disabled: boolean): Promise<void>;
+  /** Changes the given profile fields (merchant update); false when there is no such merchant. */
+  updateMerchant(merchantId: string, patch: MerchantPatch): Promise<boolean>;
 
   // payments
   insertPayment(payment: PaymentRow, tokenHash: string, event: NewEvent): Promise<void>;
@@ -100,6 +113,8 @@ export interface Store {
   listEvents(merchantId: string, livemode: boolean, page: PageQuery): Promise<EventRow[]>;
   /** Queues a new delivery of an existing event; false when the merchant has no webhook URL. */
   enqueueDelivery(eventId: string, now: string): Promise<boolean>;
+  /** What GET /metrics reports from the database: watched payments by status, the webhook backlog. */
+  metricsSnapshot(now: string): Promise<MetricsSnapshot>;
   claimDeliveries(now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]>;
   finishDelivery(
     id: string,

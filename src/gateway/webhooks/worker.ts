@@ -6,6 +6,7 @@
  */
 import { webhookHeaders } from '../../server/webhooks/signature.js';
 import type { GatewayConfig } from '../config.js';
+import type { WebhookFailure, WebhookResult } from '../metrics/metrics.js';
 import type { ClaimedDelivery, Store } from '../store/store.js';
 import { retryDelay } from './schedule.js';
 
@@ -22,6 +23,8 @@ export class WebhookWorker {
   constructor(
     private readonly store: Store,
     private readonly config: GatewayConfig,
+    /** Told the outcome of every attempt (metrics). */
+    private readonly observe: (result: WebhookResult, failure?: WebhookFailure) => void = () => {},
   ) {}
 
   start(): void {
@@ -93,6 +96,7 @@ export class WebhookWorker {
     this.attempts++;
     let status: number | null = null;
     let error = '';
+    let failure: WebhookFailure | undefined;
     try {
       const response = await fetch(d.webhookUrl, {
         method: 'POST',
@@ -108,6 +112,7 @@ export class WebhookWorker {
       status = response.status;
       await response.body?.cancel().catch(() => {});
     } catch (e) {
+      failure = controller.signal.aborted ? 'timeout' : 'network';
       error = controller.signal.aborted ? `timed out after ${this.config.webhooks.timeoutMs} ms` : `network error: ${(e as Error)?.message ?? e}`;
     } finally {
       clearTimeout(timeout);
@@ -115,16 +120,20 @@ export class WebhookWorker {
     }
     if (this.stopped && status === null) return; // shutting down: the lease expires and another pass retries
     if (status !== null && status >= 200 && status < 300) {
+      this.observe('delivered');
       await this.store.finishDelivery(d.outbox.id, { kind: 'delivered', status, at: new Date().toISOString() });
       return;
     }
+    if (status !== null) failure = 'http_status';
     if (status === 410) {
+      this.observe('disabled', failure);
       this.config.log(`[gateway] webhook endpoint of ${d.outbox.merchant_id} answered 410 Gone: disabled`);
       await this.store.finishDelivery(d.outbox.id, { kind: 'disabled', status });
       return;
     }
     if (status !== null) error = `HTTP ${status}`;
     const delay = retryDelay(this.config.webhooks.retryScheduleMs, d.outbox.attempts + 1, this.config.webhooks.jitter);
+    this.observe(delay === null ? 'failed' : 'retry', failure);
     if (delay === null) {
       await this.store.finishDelivery(d.outbox.id, { kind: 'failed', status, error });
       return;

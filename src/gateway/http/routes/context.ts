@@ -3,6 +3,7 @@ import type { PaymentService } from '../../payments/service.js';
 import type { Store } from '../../store/store.js';
 import type { ChainPort } from '../../payments/chain-port.js';
 import type { RateLimiter } from '../rate-limit.js';
+import type { GatewayMetrics } from '../../metrics/metrics.js';
 
 /** What every router gets. */
 export interface AppContext {
@@ -10,6 +11,7 @@ export interface AppContext {
   store: Store;
   service: PaymentService;
   chain: ChainPort;
+  metrics: GatewayMetrics;
   limits: { perPayment: RateLimiter; perClient: RateLimiter };
   /** Wakes the webhook worker (after a redelivery is queued). */
   kickWebhooks: () => void;
