@@ -4,6 +4,7 @@
  *   svc-gateway start [--port 4000] [--database PATH] [--rpc URL] [--commitment confirmed|finalized] [--currency SYMBOL=MINT ...]
  *   svc-gateway merchant create --database PATH --name NAME --recipient WALLET [--webhook-url URL] [--mode test|live] [--logo-url URL] [--json]
  *   svc-gateway merchant list [--database PATH] [--json]
+ *   svc-gateway merchant update --merchant ID [--name NAME] [--logo-url URL] [--webhook-url URL] [--database PATH] [--json]
  *   svc-gateway merchant rotate-key --merchant ID [--publishable] [--database PATH] [--json]
  *   svc-gateway merchant rotate-webhook-secret --merchant ID [--database PATH] [--json]
  * Flags fall back to the environment (PORT, DATABASE_URL, SOLANA_RPC_URL, COMMITMENT, CURRENCIES).
@@ -11,13 +12,15 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, configFromFlagsAndEnv } from './config.js';
 import { startGateway } from './gateway.js';
-import { createMerchantRecord, MerchantInputError, rotateApiKey, rotateWebhookSecret } from './merchants.js';
+import { createMerchantRecord, MerchantInputError, rotateApiKey, rotateWebhookSecret, updateMerchantRecord } from './merchants.js';
 import { openStore } from './store/index.js';
 
 const USAGE = `usage:
   svc-gateway start [--port 4000] [--host 127.0.0.1] [--database PATH] [--rpc URL] [--commitment confirmed|finalized] [--currency SYMBOL=MINT ...] [--metrics-port PORT]
   svc-gateway merchant create --name NAME --recipient WALLET [--webhook-url URL] [--mode test|live] [--logo-url URL] [--database PATH] [--json]
   svc-gateway merchant list [--database PATH] [--json]
+  svc-gateway merchant update --merchant ID [--name NAME] [--logo-url URL] [--webhook-url URL] [--database PATH] [--json]
+                              (an empty --logo-url or --webhook-url removes it)
   svc-gateway merchant rotate-key --merchant ID [--publishable] [--database PATH] [--json]
   svc-gateway merchant rotate-webhook-secret --merchant ID [--database PATH] [--json]
 environment: PORT, HOST, DATABASE_URL, SOLANA_RPC_URL, COMMITMENT, CURRENCIES (SYMBOL=MINT,...), METRICS_TOKEN, METRICS_PORT, METRICS_HOST`;
@@ -119,6 +122,16 @@ async function main(argv: string[]): Promise<void> {
       );
       if (values.json) console.log(JSON.stringify(rows));
       else for (const r of rows) console.log(`${r.id}  ${r.mode}  ${r.recipient}  ${r.name}${r.webhookUrl ? '  ' + r.webhookUrl : ''}`);
+    } else if (sub === 'update') {
+      if (!values.merchant) throw new UsageError('merchant update needs --merchant ID');
+      const m = await updateMerchantRecord(store, values.merchant, {
+        ...(values.name !== undefined && { name: values.name }),
+        ...(values['logo-url'] !== undefined && { logoUrl: values['logo-url'] }),
+        ...(values['webhook-url'] !== undefined && { webhookUrl: values['webhook-url'] }),
+      });
+      const shown = { id: m.id, name: m.name, logoUrl: m.logo_url, webhookUrl: m.webhook_url, webhookDisabled: m.webhook_disabled === 1 };
+      if (values.json) console.log(JSON.stringify(shown));
+      else console.log(`${m.id}  ${m.name}  logo ${m.logo_url ?? '-'}  webhook ${m.webhook_url ?? '-'}`);
     } else if (sub === 'rotate-key') {
       if (!values.merchant) throw new UsageError('merchant rotate-key needs --merchant ID');
       const kind = values.publishable ? 'publishable' : 'secret';

@@ -13,7 +13,7 @@ import {
   type KeyKind,
   type KeyMode,
 } from './keys.js';
-import type { ApiKeyRow, MerchantRow, Store } from './store/store.js';
+import type { ApiKeyRow, MerchantPatch, MerchantRow, Store } from './store/store.js';
 
 export interface CreateMerchantInput {
   name: string;
@@ -85,6 +85,35 @@ export async function createMerchantRecord(store: Store, input: CreateMerchantIn
     webhookSecret,
   );
   return { merchantId: merchant.id, secretKey, publishableKey, webhookSecret };
+}
+
+export interface UpdateMerchantInput {
+  name?: string;
+  /** An empty string removes the logo. */
+  logoUrl?: string;
+  /** An empty string removes the webhook endpoint (events are then recorded but not sent). */
+  webhookUrl?: string;
+}
+
+/**
+ * Changes a merchant's profile. A new webhook URL also re-enables an endpoint disabled by a 410;
+ * deliveries still waiting go to the new URL (the worker reads the URL at each attempt).
+ */
+export async function updateMerchantRecord(store: Store, merchantId: string, input: UpdateMerchantInput): Promise<MerchantRow> {
+  const patch: MerchantPatch = {};
+  if (input.name !== undefined) {
+    const name = input.name.trim();
+    if (!name || name.length > 100) throw new MerchantInputError('name must be 1 to 100 characters');
+    patch.name = name;
+  }
+  if (input.logoUrl !== undefined) patch.logo_url = input.logoUrl === '' ? null : checkHttpUrl(input.logoUrl, 'logo URL');
+  if (input.webhookUrl !== undefined) {
+    patch.webhook_url = input.webhookUrl === '' ? null : checkHttpUrl(input.webhookUrl, 'webhook URL');
+    patch.webhook_disabled = 0;
+  }
+  if (Object.keys(patch).length === 0) throw new MerchantInputError('nothing to update: give --name, --logo-url or --webhook-url');
+  if (!(await store.updateMerchant(merchantId, patch))) throw new MerchantInputError(`no merchant ${merchantId}`);
+  return (await store.getMerchant(merchantId))!;
 }
 
 /** Replaces the merchant's secret (or publishable) key; the old one stops working at once. */

@@ -1,6 +1,7 @@
 /**
- * Idempotency-Key handling for POST /api/v1/payments (DESIGN §4): up to 255 printable characters,
- * kept 24 h per merchant and mode. A replay returns the first response with Idempotent-Replayed: true;
+ * Idempotency-Key handling for every POST under /api/v1 (create, cancel, verify, redeliver; DESIGN §4,
+ * as Stripe does on all POSTs): up to 255 printable characters, kept 24 h per merchant and mode. The
+ * key covers the method, the path and the body, so one key used on another route or payment is a clash. A replay returns the first response with Idempotent-Replayed: true;
  * the same key with another body is 409; a key whose first request is still running is 409 too.
  * Failed requests release the key, so the caller can fix the request and retry with it.
  */

@@ -3,6 +3,7 @@ import { Router } from 'express';
 import type { ListPage, Merchant, PaymentEvent } from '../../../core/payment.js';
 import { isId } from '../../ids.js';
 import { auth, authenticate } from '../auth.js';
+import { idempotent } from '../idempotency.js';
 import { ApiError } from '../problem.js';
 import { pageQuery } from '../queries.js';
 import type { AppContext } from './context.js';
@@ -55,17 +56,20 @@ export function merchantRouter(ctx: AppContext): Router {
   router.post('/events/:id/redeliver', secretOnly, async (req, res) => {
     const a = auth(res);
     const row = await ownEvent(a.merchant.id, a.livemode, String(req.params.id));
-    const merchant = await ctx.store.getMerchant(a.merchant.id);
-    if (!merchant?.webhook_url) {
-      throw new ApiError(409, 'webhook_not_configured', 'This merchant has no webhook URL, so there is nothing to deliver to.');
-    }
-    if (merchant.webhook_disabled) {
-      // An explicit redelivery re-enables an endpoint that once answered 410.
-      await ctx.store.setWebhook(merchant.id, merchant.webhook_url, false);
-    }
-    await ctx.store.enqueueDelivery(row.id, new Date().toISOString());
-    ctx.kickWebhooks();
-    res.status(202).json({ object: 'redelivery', eventId: row.id, queued: true });
+    // With an Idempotency-Key, a retried redeliver queues nothing more: it replays the first 202.
+    await idempotent(ctx.store, req, res, a, async () => {
+      const merchant = await ctx.store.getMerchant(a.merchant.id);
+      if (!merchant?.webhook_url) {
+        throw new ApiError(409, 'webhook_not_configured', 'This merchant has no webhook URL, so there is nothing to deliver to.');
+      }
+      if (merchant.webhook_disabled) {
+        // An explicit redelivery re-enables an endpoint that once answered 410.
+        await ctx.store.setWebhook(merchant.id, merchant.webhook_url, false);
+      }
+      await ctx.store.enqueueDelivery(row.id, new Date().toISOString());
+      ctx.kickWebhooks();
+      return { status: 202, body: { object: 'redelivery', eventId: row.id, queued: true } };
+    });
   });
 
   return router;

@@ -44,15 +44,20 @@ export function paymentsRouter(ctx: AppContext): Router {
     res.json(toPayment(await ownPayment(res, String(req.params.id))));
   });
 
+  // Every POST honours Idempotency-Key (the SDK retries these with one): a retried cancel replays the
+  // first answer instead of failing with payment_not_cancellable; a retried verify replays the payment
+  // as that first check saw it.
   router.post('/payments/:id/cancel', secretOnly, async (req, res) => {
     const row = await ownPayment(res, String(req.params.id));
-    res.json(toPayment(await ctx.service.cancel(row)));
+    await idempotent(ctx.store, req, res, auth(res), async () => ({ status: 200, body: toPayment(await ctx.service.cancel(row)) }));
   });
 
   router.post('/payments/:id/verify', secretOnly, async (req, res) => {
     const row = await ownPayment(res, String(req.params.id));
-    const fresh = (await ctx.service.check(row.id)) ?? row;
-    res.json(toPayment(fresh));
+    await idempotent(ctx.store, req, res, auth(res), async () => ({
+      status: 200,
+      body: toPayment((await ctx.service.check(row.id)) ?? row),
+    }));
   });
 
   return router;
