@@ -43,6 +43,19 @@ export interface GatewayConfig {
     /** Gap between checks of expired and cancelled payments during the late watch. */
     lateIntervalMs: number;
   };
+  /**
+   * The fast path (src/gateway/detection): list each receiving address every tickMs and check at once
+   * a payment whose reference shows up. Immediate checks of one payment are limited by a token bucket
+   * (hintBurst, hintRatePerSecond) so spam to the reference cannot multiply its RPC cost.
+   */
+  detection: {
+    enabled: boolean;
+    tickMs: number;
+    pageSize: number;
+    staleMs: number;
+    hintBurst: number;
+    hintRatePerSecond: number;
+  };
   webhooks: {
     /** Delay before retry n (n = 1..). The length is the number of retries. */
     retryScheduleMs: number[];
@@ -84,7 +97,9 @@ export function defaultConfig(): GatewayConfig {
     currencies: [],
     defaultExpiresInSeconds: 900,
     lateWatchMs: 24 * 3600_000,
-    watcher: { tickMs: 50, minCheckIntervalMs: 2_050, batchSize: 500, concurrency: 32, lateIntervalMs: 30_000 },
+    // With the recipient watch on, the per-reference scan is the fallback: every 5 s at most (12 lists a minute).
+    watcher: { tickMs: 50, minCheckIntervalMs: 5_000, batchSize: 500, concurrency: 32, lateIntervalMs: 30_000 },
+    detection: { enabled: true, tickMs: 400, pageSize: 100, staleMs: 60_000, hintBurst: 3, hintRatePerSecond: 0.2 },
     webhooks: {
       retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS,
       jitter: 0.1,
@@ -188,7 +203,8 @@ function envMs(env: NodeJS.ProcessEnv, name: string): number | undefined {
 /**
  * Tuning knobs, environment only (tests and benchmarks compress time with them):
  * RPC_TIMEOUT_MS, WEBHOOK_RETRY_SCHEDULE_MS (comma-separated), WEBHOOK_TIMEOUT_MS, WEBHOOK_LEASE_MS,
- * WATCHER_TICK_MS, WATCHER_MIN_CHECK_INTERVAL_MS, LATE_WATCH_INTERVAL_MS,
+ * WATCHER_TICK_MS, WATCHER_MIN_CHECK_INTERVAL_MS, LATE_WATCH_INTERVAL_MS, DETECTION_TICK_MS (0 turns the
+ * recipient watch off),
  * RATE_LIMIT_PER_PAYMENT and RATE_LIMIT_PER_CLIENT ("RATE,BURST").
  */
 function applyTuningEnv(config: GatewayConfig, env: NodeJS.ProcessEnv): void {
@@ -206,6 +222,9 @@ function applyTuningEnv(config: GatewayConfig, env: NodeJS.ProcessEnv): void {
   config.watcher.tickMs = envMs(env, 'WATCHER_TICK_MS') ?? config.watcher.tickMs;
   config.watcher.minCheckIntervalMs = envMs(env, 'WATCHER_MIN_CHECK_INTERVAL_MS') ?? config.watcher.minCheckIntervalMs;
   config.watcher.lateIntervalMs = envMs(env, 'LATE_WATCH_INTERVAL_MS') ?? config.watcher.lateIntervalMs;
+  const detectionTick = envMs(env, 'DETECTION_TICK_MS');
+  if (detectionTick === 0) config.detection.enabled = false;
+  else if (detectionTick !== undefined) config.detection.tickMs = detectionTick;
   config.rateLimits.perPayment = envRate(env, 'RATE_LIMIT_PER_PAYMENT') ?? config.rateLimits.perPayment;
   config.rateLimits.perClient = envRate(env, 'RATE_LIMIT_PER_CLIENT') ?? config.rateLimits.perClient;
 }
@@ -226,6 +245,7 @@ export function resolveConfig(partial: Partial<GatewayConfig>): GatewayConfig {
     ...base,
     ...partial,
     watcher: { ...base.watcher, ...partial.watcher },
+    detection: { ...base.detection, ...partial.detection },
     webhooks: { ...base.webhooks, ...partial.webhooks },
     rateLimits: { ...base.rateLimits, ...partial.rateLimits },
     metrics: { ...base.metrics, ...partial.metrics },

@@ -2,6 +2,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolveConfig, type GatewayConfig } from './config.js';
+import { RecipientWatch } from './detection/index.js';
 import { createApp } from './http/app.js';
 import { startMetricsServer } from './metrics/server.js';
 import { GatewayMetrics } from './metrics/metrics.js';
@@ -14,11 +15,12 @@ import type { Store } from './store/store.js';
 import { Watcher } from './watcher.js';
 import { WebhookWorker } from './webhooks/worker.js';
 
-export type GatewayOptions = Partial<Omit<GatewayConfig, 'watcher' | 'webhooks' | 'rateLimits' | 'metrics'>> & {
+export type GatewayOptions = Partial<Omit<GatewayConfig, 'watcher' | 'webhooks' | 'rateLimits' | 'metrics' | 'detection'>> & {
   rpcUrl: string;
   databasePath: string;
   port?: number;
   watcher?: Partial<GatewayConfig['watcher']>;
+  detection?: Partial<GatewayConfig['detection']>;
   webhooks?: Partial<GatewayConfig['webhooks']>;
   rateLimits?: Partial<GatewayConfig['rateLimits']>;
   metrics?: Partial<GatewayConfig['metrics']>;
@@ -34,6 +36,8 @@ export interface RunningGateway {
   service: PaymentService;
   chain: ChainPort;
   watcher: Watcher;
+  /** The recipient watch (fast detection); undefined when config.detection.enabled is false. */
+  detection: RecipientWatch | undefined;
   webhooks: WebhookWorker;
   metrics: GatewayMetrics;
   /** Base URL of the separate metrics listener (config.metrics.port), or null. */
@@ -50,7 +54,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     metrics.recordRpc(method, seconds, error),
   );
   const webhooks = new WebhookWorker(store, config, (result, failure) => metrics.recordWebhook(result, failure));
-  const service = new PaymentService({ store, chain, config, onEvent: () => webhooks.kick() });
+  // Payments found by the recipient watch are checked at once (the service limits how often).
+  const detection = config.detection.enabled
+    ? new RecipientWatch(chain.connection, { ...config.detection, log: config.log, onMatch: (id) => service.hint(id) })
+    : undefined;
+  const service = new PaymentService({ store, chain, config, onEvent: () => webhooks.kick(), ...(detection && { detection }) });
   metrics.attach({
     snapshot: (now) => store.metricsSnapshot(now),
     checksStarted: () => service.checksStarted,
@@ -84,6 +92,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   if (background) {
     watcher.start();
+    detection?.start();
     webhooks.start();
   }
   const purge = setInterval(() => void store.purgeIdempotency(new Date().toISOString()).catch(() => {}), 3600_000);
@@ -98,6 +107,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     service,
     chain,
     watcher,
+    detection,
     webhooks,
     metrics,
     metricsUrl: metricsServer?.url ?? null,
@@ -110,6 +120,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
           server.closeAllConnections();
         });
         await watcher.stop();
+        await detection?.stop();
         await webhooks.stop();
         await store.close();
       })();

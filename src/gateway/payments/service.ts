@@ -15,6 +15,7 @@ import type { CreatedPayment, EventType } from '../../core/payment.js';
 import type { TransferCandidate } from '../chain/types.js';
 import type { GatewayConfig } from '../config.js';
 import { ApiError } from '../http/problem.js';
+import { TokenBucketLimiter } from '../http/rate-limit.js';
 import { newEventId, newPaymentId } from '../ids.js';
 import { generatePaymentToken, hashCredential } from '../keys.js';
 import type { MerchantRow, PaymentRow, Store, TransitionInput } from '../store/store.js';
@@ -29,7 +30,15 @@ export interface PaymentServiceOptions {
   config: GatewayConfig;
   /** Called after an event (and maybe an outbox row) is written, to wake the webhook worker. */
   onEvent?: () => void;
+  /** The fast detection path (../detection): told which payments are pending, it calls hint(). */
+  detection?: PendingPaymentWatch;
   now?: () => number;
+}
+
+/** What the service tells the recipient watch. */
+export interface PendingPaymentWatch {
+  watch(payment: { id: string; reference: string; recipient: string; mint: string | null; createdAt: string }): void;
+  unwatch(paymentId: string): void;
 }
 
 export class PaymentService {
@@ -42,6 +51,11 @@ export class PaymentService {
   private readonly inFlight = new Map<string, Promise<PaymentRow | undefined>>();
   private readonly lastCheckAt = new Map<string, number>();
   private readonly tokenAccounts = new Set<string>();
+  private readonly detection: PendingPaymentWatch | undefined;
+  /** Immediate checks asked for by the recipient watch, per payment (spam to a reference must not multiply its RPC cost). */
+  private readonly hints: TokenBucketLimiter;
+  /** Payments hinted while a check was running: that check may have listed before the transfer landed. */
+  private readonly recheck = new Set<string>();
   /** Chain checks started (for tests and benchmarks). */
   checksStarted = 0;
 
@@ -51,6 +65,9 @@ export class PaymentService {
     this.config = opts.config;
     this.onEvent = opts.onEvent ?? (() => {});
     this.now = opts.now ?? Date.now;
+    this.detection = opts.detection;
+    const { hintBurst, hintRatePerSecond } = opts.config.detection;
+    this.hints = new TokenBucketLimiter({ burst: hintBurst, ratePerSecond: hintRatePerSecond }, () => this.now());
     this.currencies = new CurrencyRegistry(opts.config.currencies, opts.chain);
   }
 
@@ -143,6 +160,7 @@ export class PaymentService {
       body: eventBody(eventId, 'payment.created', createdAt, row),
     });
     this.onEvent();
+    this.watchIfPending(row);
     return { ...toPayment(row), paymentToken: token };
   }
 
@@ -177,9 +195,39 @@ export class PaymentService {
       return this.store.getPayment(paymentId);
     }
     this.lastCheckAt.set(paymentId, this.now());
-    const p = this.runCheck(paymentId).finally(() => this.inFlight.delete(paymentId));
+    const p = this.runCheck(paymentId).finally(() => {
+      this.inFlight.delete(paymentId);
+      if (this.recheck.delete(paymentId)) {
+        this.lastCheckAt.delete(paymentId);
+        this.requestCheck(paymentId);
+      }
+    });
     this.inFlight.set(paymentId, p);
     return p;
+  }
+
+  /**
+   * The recipient watch saw a new transaction carrying this payment's reference: check now, past the
+   * per-payment interval, within a small per-payment budget (hintBurst, then hintRatePerSecond). The
+   * check itself decides, exactly as any other check; a hint only moves it earlier.
+   */
+  hint(paymentId: string): void {
+    if (!this.hints.take(paymentId).allowed) return;
+    if (this.inFlight.has(paymentId)) {
+      this.recheck.add(paymentId);
+      return;
+    }
+    this.lastCheckAt.delete(paymentId);
+    this.requestCheck(paymentId);
+  }
+
+  private watchIfPending(row: PaymentRow): void {
+    if (!this.detection) return;
+    if (row.status === 'pending') {
+      this.detection.watch({ id: row.id, reference: row.reference, recipient: row.recipient, mint: row.mint, createdAt: row.created_at });
+    } else {
+      this.detection.unwatch(row.id);
+    }
   }
 
   /**
@@ -200,6 +248,7 @@ export class PaymentService {
     const row = await this.store.getPayment(paymentId);
     if (!row) return undefined;
     if (!this.needsChecking(row)) {
+      this.watchIfPending(row);
       if (row.next_check_at !== null) await this.store.scheduleCheck(row.id, null, row.checks);
       this.lastCheckAt.delete(paymentId);
       return row;
@@ -227,6 +276,7 @@ export class PaymentService {
     }
     const next = this.nextCheckAt(current, candidates, startedAt);
     await this.store.scheduleCheck(current.id, next, current.checks + 1);
+    this.watchIfPending(current);
     return { ...current, next_check_at: next, checks: current.checks + 1 };
   }
 
