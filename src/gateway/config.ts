@@ -19,9 +19,12 @@ export interface RateLimitConfig {
 export interface GatewayConfig {
   port: number;
   host: string;
-  /** SQLite file. Ignored when databaseUrl is a postgres:// URL (not yet supported). */
+  /** SQLite file. Ignored when databaseUrl is set. */
   databasePath: string;
+  /** postgres://... : PostgreSQL, for several instances on one database. */
   databaseUrl: string | null;
+  /** PostgreSQL connections per instance. */
+  databasePoolSize: number;
   rpcUrl: string;
   /** Deadline of one RPC call. */
   rpcTimeoutMs: number;
@@ -42,6 +45,11 @@ export interface GatewayConfig {
     concurrency: number;
     /** Gap between checks of expired and cancelled payments during the late watch. */
     lateIntervalMs: number;
+    /**
+     * How long a started chain check is leased to its instance. Longer than a check lasts (RPC
+     * deadlines included); a killed instance's payments are checked by another one after it.
+     */
+    checkLeaseMs: number;
   };
   /**
    * The fast path (src/gateway/detection): list each receiving address every tickMs and check at once
@@ -91,6 +99,7 @@ export function defaultConfig(): GatewayConfig {
     host: '127.0.0.1',
     databasePath: './data/gateway.db',
     databaseUrl: null,
+    databasePoolSize: 10,
     rpcUrl: 'http://127.0.0.1:8899',
     rpcTimeoutMs: 10_000,
     commitment: 'confirmed',
@@ -98,7 +107,7 @@ export function defaultConfig(): GatewayConfig {
     defaultExpiresInSeconds: 900,
     lateWatchMs: 24 * 3600_000,
     // With the recipient watch on, the per-reference scan is the fallback: every 5 s at most (12 lists a minute).
-    watcher: { tickMs: 50, minCheckIntervalMs: 5_000, batchSize: 500, concurrency: 32, lateIntervalMs: 30_000 },
+    watcher: { tickMs: 50, minCheckIntervalMs: 5_000, batchSize: 500, concurrency: 32, lateIntervalMs: 30_000, checkLeaseMs: 30_000 },
     detection: { enabled: true, tickMs: 400, pageSize: 100, staleMs: 60_000, hintBurst: 3, hintRatePerSecond: 0.2 },
     webhooks: {
       retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS,
@@ -167,7 +176,8 @@ export function configFromFlagsAndEnv(flags: StartFlags, env: NodeJS.ProcessEnv 
   const host = flags.host ?? env.HOST;
   if (host) config.host = host;
   const databaseUrl = env.DATABASE_URL;
-  if (flags.database) config.databasePath = flags.database;
+  if (flags.database && /^postgres(ql)?:\/\//.test(flags.database)) config.databaseUrl = flags.database;
+  else if (flags.database) config.databasePath = flags.database;
   else if (databaseUrl) {
     if (/^postgres(ql)?:\/\//.test(databaseUrl)) config.databaseUrl = databaseUrl;
     else config.databasePath = databaseUrl.replace(/^(sqlite|file):(\/\/)?/, '');
@@ -203,7 +213,7 @@ function envMs(env: NodeJS.ProcessEnv, name: string): number | undefined {
 /**
  * Tuning knobs, environment only (tests and benchmarks compress time with them):
  * RPC_TIMEOUT_MS, WEBHOOK_RETRY_SCHEDULE_MS (comma-separated), WEBHOOK_TIMEOUT_MS, WEBHOOK_LEASE_MS,
- * WATCHER_TICK_MS, WATCHER_MIN_CHECK_INTERVAL_MS, LATE_WATCH_INTERVAL_MS, DETECTION_TICK_MS (0 turns the
+ * WATCHER_TICK_MS, WATCHER_MIN_CHECK_INTERVAL_MS, LATE_WATCH_INTERVAL_MS, CHECK_LEASE_MS, DATABASE_POOL_SIZE, DETECTION_TICK_MS (0 turns the
  * recipient watch off),
  * RATE_LIMIT_PER_PAYMENT and RATE_LIMIT_PER_CLIENT ("RATE,BURST").
  */
@@ -222,6 +232,13 @@ function applyTuningEnv(config: GatewayConfig, env: NodeJS.ProcessEnv): void {
   config.watcher.tickMs = envMs(env, 'WATCHER_TICK_MS') ?? config.watcher.tickMs;
   config.watcher.minCheckIntervalMs = envMs(env, 'WATCHER_MIN_CHECK_INTERVAL_MS') ?? config.watcher.minCheckIntervalMs;
   config.watcher.lateIntervalMs = envMs(env, 'LATE_WATCH_INTERVAL_MS') ?? config.watcher.lateIntervalMs;
+  config.watcher.checkLeaseMs = envMs(env, 'CHECK_LEASE_MS') ?? config.watcher.checkLeaseMs;
+  const pool = env.DATABASE_POOL_SIZE;
+  if (pool !== undefined && pool !== '') {
+    const n = Number(pool);
+    if (!Number.isInteger(n) || n < 1 || n > 1000) throw new ConfigError(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got "${pool}"`);
+    config.databasePoolSize = n;
+  }
   const detectionTick = envMs(env, 'DETECTION_TICK_MS');
   if (detectionTick === 0) config.detection.enabled = false;
   else if (detectionTick !== undefined) config.detection.tickMs = detectionTick;

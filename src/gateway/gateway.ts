@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { resolveConfig, type GatewayConfig } from './config.js';
 import { RecipientWatch } from './detection/index.js';
 import { createApp } from './http/app.js';
+import { answerClientErrors } from './http/client-error.js';
 import { startMetricsServer } from './metrics/server.js';
 import { GatewayMetrics } from './metrics/metrics.js';
 import { TokenBucketLimiter } from './http/rate-limit.js';
@@ -72,8 +73,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     chain,
     metrics,
     limits: {
-      perPayment: new TokenBucketLimiter(config.rateLimits.perPayment),
-      perClient: new TokenBucketLimiter(config.rateLimits.perClient),
+      // Shared through the database when instances share it (PostgreSQL), else in memory.
+      perPayment: store.sharedRateLimiter?.('perPayment', config.rateLimits.perPayment) ?? new TokenBucketLimiter(config.rateLimits.perPayment),
+      perClient: store.sharedRateLimiter?.('perClient', config.rateLimits.perClient) ?? new TokenBucketLimiter(config.rateLimits.perClient),
     },
     kickWebhooks: () => webhooks.kick(),
   });
@@ -83,6 +85,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     s.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
   const port = (server.address() as AddressInfo).port;
   const metricsServer = config.metrics.port === null ? null : await startMetricsServer(metrics, config).catch(async (error: unknown) => {
     await new Promise<void>((resolve) => server.close(() => resolve()));

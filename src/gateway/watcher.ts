@@ -43,13 +43,21 @@ export class Watcher {
     if (this.running) return;
     this.running = true;
     try {
-      const due = await this.store.dueForCheck(new Date().toISOString(), this.config.watcher.batchSize);
+      // Claimed rows are leased to this instance (SKIP LOCKED on PostgreSQL): other instances skip them.
+      const now = Date.now();
+      const { minCheckIntervalMs, checkLeaseMs, batchSize } = this.config.watcher;
+      const due = await this.store.claimDueChecks(
+        new Date(now).toISOString(),
+        new Date(now - minCheckIntervalMs).toISOString(),
+        new Date(now + checkLeaseMs).toISOString(),
+        batchSize,
+      );
       let i = 0;
       const worker = async () => {
         while (i < due.length && !this.stopped) {
           const row = due[i++]!;
           try {
-            await this.service.check(row.id);
+            await this.service.check(row.id, { claimed: true });
           } catch (error) {
             this.config.log(`[gateway] watcher: check of ${row.id} failed: ${(error as Error)?.message ?? String(error)}`);
           }

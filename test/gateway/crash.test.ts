@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON bodies in tests are read loosely */
 /**
  * Durability: the gateway is a real child process (the svc-gateway CLI), killed with SIGKILL while
- * a webhook delivery is in flight, then started again on the same SQLite file. Nothing may be lost
+ * a webhook delivery is in flight, then started again on the same database (SQLite file or PostgreSQL). Nothing may be lost
  * (the delivery is retried after its lease) and nothing may happen twice (one confirmation, one event).
  */
 import { after, before, it } from 'node:test';
@@ -15,11 +15,12 @@ import { payUrl, startLocalnet, type Localnet } from '../../src/localnet/index.j
 import { api, waitFor } from '../helpers/http.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { runCli, spawnGateway, type GatewayProcess } from '../helpers/cli.js';
-import { withDb } from '../helpers/db.js';
+import { createTestDatabase, dbGet, type TestDatabase } from '../helpers/db.js';
 
 let localnet: Localnet;
 let receiver: Receiver;
 let dir: string;
+let database: TestDatabase | undefined;
 const processes: GatewayProcess[] = [];
 
 const TUNING = {
@@ -40,11 +41,13 @@ after(async () => {
   await Promise.all(processes.map((p) => p.exited));
   await receiver?.close();
   await localnet?.close();
+  await database?.drop();
   await rm(dir, { recursive: true, force: true });
 });
 
 it('loses nothing and confirms nothing twice when killed mid-delivery', async () => {
-  const db = join(dir, 'gateway.db');
+  database = await createTestDatabase(dir);
+  const db = database.target;
   const recipient = Keypair.generate().publicKey.toBase58();
   await localnet.airdrop(recipient, { sol: 1 });
   const { stdout } = await runCli(['merchant', 'create', '--database', db, '--name', 'Crash Shop', '--recipient', recipient, '--webhook-url', receiver.url, '--json']);
@@ -83,12 +86,12 @@ it('loses nothing and confirms nothing twice when killed mid-delivery', async ()
   assert.equal(read.status, 'confirmed');
   assert.equal(read.signature, signature);
   assert.equal(read.sequence, 2);
-  const counts = withDb(db, (h) => ({
-    confirmedEvents: (h.prepare("SELECT COUNT(*) AS n FROM events WHERE payment_id = ? AND type = 'payment.confirmed'").get(p.id) as any).n,
-    settlements: (h.prepare('SELECT COUNT(*) AS n FROM settlements WHERE payment_id = ?').get(p.id) as any).n,
-    undelivered: (h.prepare("SELECT COUNT(*) AS n FROM webhook_outbox WHERE status != 'delivered'").get() as any).n,
-  }));
-  await waitFor(async () => withDb(db, (h) => (h.prepare("SELECT COUNT(*) AS n FROM webhook_outbox WHERE status != 'delivered'").get() as any).n === 0), {
+  const count = async (sql: string, ...params: unknown[]) => (await dbGet<{ n: number }>(db, sql, ...params))!.n;
+  const counts = {
+    confirmedEvents: await count("SELECT COUNT(*) AS n FROM events WHERE payment_id = ? AND type = 'payment.confirmed'", p.id),
+    settlements: await count('SELECT COUNT(*) AS n FROM settlements WHERE payment_id = ?', p.id),
+  };
+  await waitFor(async () => (await count("SELECT COUNT(*) AS n FROM webhook_outbox WHERE status != 'delivered'")) === 0, {
     what: 'every outbox row delivered',
   });
   assert.equal(counts.confirmedEvents, 1);

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startBareGateway, type BareGateway } from '../helpers/gateway.js';
 import { api, waitFor } from '../helpers/http.js';
-import { withDb } from '../helpers/db.js';
+import { dbGet, dbRun } from '../helpers/db.js';
 
 let hung: Server;
 let gw: BareGateway;
@@ -53,17 +53,17 @@ it('still expires payments on time while the RPC is down, and ends the late watc
   const key = gw.merchant.secretKey;
   const p = (await api(gw.url, '/api/v1/payments', { key, body: { amount: '1', currency: 'SOL' } })).body;
   const past = new Date(Date.now() - 1000).toISOString();
-  withDb(gw.dbPath, (db) => db.prepare('UPDATE payments SET expires_at = ?, next_check_at = ? WHERE id = ?').run(past, past, p.id));
+  await dbRun(gw.dbPath, 'UPDATE payments SET expires_at = ?, next_check_at = ? WHERE id = ?', past, past, p.id);
   const expired = await waitFor(async () => {
     const r = (await api(gw.url, `/api/v1/payments/${p.id}`, { key })).body;
     return r.status === 'expired' ? r : null;
   });
   assert.equal(expired.sequence, 2);
-  const row = () => withDb(gw.dbPath, (db) => db.prepare('SELECT next_check_at FROM payments WHERE id = ?').get(p.id) as { next_check_at: string | null });
-  assert.notEqual(row().next_check_at, null, 'late watch: still checked after expiry');
+  const row = async () => (await dbGet<{ next_check_at: string | null }>(gw.dbPath, 'SELECT next_check_at FROM payments WHERE id = ?', p.id))!;
+  assert.notEqual((await row()).next_check_at, null, 'late watch: still checked after expiry');
   // A day and more later: no more checks.
   const longAgo = new Date(Date.now() - 25 * 3600_000).toISOString();
-  withDb(gw.dbPath, (db) => db.prepare('UPDATE payments SET expires_at = ?, next_check_at = ? WHERE id = ?').run(longAgo, past, p.id));
-  await waitFor(async () => row().next_check_at === null, { what: 'the late watch to end' });
+  await dbRun(gw.dbPath, 'UPDATE payments SET expires_at = ?, next_check_at = ? WHERE id = ?', longAgo, past, p.id);
+  await waitFor(async () => (await row()).next_check_at === null, { what: 'the late watch to end' });
   assert.equal((await api(gw.url, `/api/v1/payments/${p.id}`, { key })).body.status, 'expired');
 });

@@ -12,7 +12,7 @@ import { payUrl } from '../../src/localnet/index.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 import { api, sleep, waitFor } from '../helpers/http.js';
 import { fundedPayer, send, transfer, transferInstructions } from '../helpers/transfers.js';
-import { expireNow, withDb } from '../helpers/db.js';
+import { dbGet, dbRun, expireNow } from '../helpers/db.js';
 
 let stack: Stack;
 
@@ -162,8 +162,8 @@ describe('SOL payments on the localnet', () => {
     assert.equal(confirmed.length, 1, JSON.stringify(states.map((s) => s.status)));
     assert.equal(confirmed[0].signature, sig);
     assert.equal(states.filter((s) => s.status === 'pending').length, 1);
-    const settledBySig = withDb(stack.dbPath, (db) => db.prepare('SELECT COUNT(*) AS n FROM settlements WHERE signature = ?').get(sig) as { n: number });
-    assert.equal(settledBySig.n, 1);
+    const settledBySig = await dbGet<{ n: number }>(stack.dbPath, 'SELECT COUNT(*) AS n FROM settlements WHERE signature = ?', sig);
+    assert.equal(settledBySig?.n, 1);
     // The other one still settles with its own transfer.
     const other = states.find((s) => s.status === 'pending');
     const own = await transfer(stack, { payer, recipient: other.recipient, amount: LAMPORTS, references: [other.reference] });
@@ -172,7 +172,7 @@ describe('SOL payments on the localnet', () => {
 
   it('expires an unpaid payment, then confirms it with paidLate when paid after expiry', async () => {
     const p = await create();
-    expireNow(stack.dbPath, p.id);
+    await expireNow(stack.dbPath, p.id);
     const expired = await untilStatus(p.id, 'expired');
     assert.equal(expired.sequence, 2);
     const { signature } = await payUrl(p.url, { rpcUrl: stack.rpcUrl });
@@ -200,12 +200,12 @@ describe('SOL payments on the localnet', () => {
     await untilStatus(a.id, 'confirmed');
     // Forge a second payment row that points at the same reference: the settlements table must refuse the signature.
     const b = await create();
-    withDb(stack.dbPath, (db) => db.prepare('UPDATE payments SET reference = ? || \'-x\' WHERE id = ?').run(a.reference, b.id));
-    withDb(stack.dbPath, (db) => db.prepare('UPDATE payments SET reference = ? WHERE id = ?').run(a.reference + '-tmp', a.id));
-    withDb(stack.dbPath, (db) => db.prepare('UPDATE payments SET reference = ? WHERE id = ?').run(a.reference, b.id));
+    await dbRun(stack.dbPath, 'UPDATE payments SET reference = ? WHERE id = ?', a.reference + '-x', b.id);
+    await dbRun(stack.dbPath, 'UPDATE payments SET reference = ? WHERE id = ?', a.reference + '-tmp', a.id);
+    await dbRun(stack.dbPath, 'UPDATE payments SET reference = ? WHERE id = ?', a.reference, b.id);
     const after = await settledState(b.id);
     assert.equal(after.status, 'pending', 'a used signature never settles another payment');
-    const owner = withDb(stack.dbPath, (db) => db.prepare('SELECT payment_id FROM settlements WHERE signature = ?').get(signature) as { payment_id: string });
-    assert.equal(owner.payment_id, a.id);
+    const owner = await dbGet<{ payment_id: string }>(stack.dbPath, 'SELECT payment_id FROM settlements WHERE signature = ?', signature);
+    assert.equal(owner?.payment_id, a.id);
   });
 });

@@ -11,7 +11,7 @@ import { rotateWebhookSecret } from '../../src/gateway/merchants.js';
 import { startBareGateway, type BareGateway } from '../helpers/gateway.js';
 import { api, sleep, waitFor } from '../helpers/http.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { withDb } from '../helpers/db.js';
+import { dbAll, dbGet } from '../helpers/db.js';
 
 let gw: BareGateway;
 let receiver: Receiver;
@@ -33,8 +33,8 @@ async function createPayment(k = gw.merchant.secretKey) {
   return res.body;
 }
 
-function outbox(): any[] {
-  return withDb(gw.dbPath, (db) => db.prepare('SELECT * FROM webhook_outbox ORDER BY id').all());
+function outbox(): Promise<any[]> {
+  return dbAll(gw.dbPath, 'SELECT * FROM webhook_outbox ORDER BY id');
 }
 
 describe('webhook delivery', () => {
@@ -67,14 +67,14 @@ describe('webhook delivery', () => {
     receiver.behave = (_d, i) => (down ? (i % 2 ? 'reset' : 'error') : 'ok');
     const p = await createPayment();
     await waitFor(async () => receiver.deliveries.length >= 3, { what: 'three failed attempts' });
-    assert.equal(outbox()[0].status, 'pending');
+    assert.equal((await outbox())[0].status, 'pending');
     down = false;
-    await waitFor(async () => outbox()[0].status === 'delivered', { what: 'delivery after recovery' });
+    await waitFor(async () => (await outbox())[0].status === 'delivered', { what: 'delivery after recovery' });
     const ids = new Set(receiver.deliveries.map((d) => d.headers['webhook-id']));
     assert.equal(ids.size, 1, 'retries carry the same webhook-id so receivers can deduplicate');
     const last = receiver.deliveries.at(-1)!;
     assert.equal((new Webhook(gw.merchant.webhookSecret).verify(last.body, last.headers) as any).data.payment.id, p.id);
-    const row = outbox()[0];
+    const row = (await outbox())[0];
     assert.equal(row.attempts, receiver.deliveries.length);
     assert.ok(row.delivered_at);
   });
@@ -82,26 +82,26 @@ describe('webhook delivery', () => {
   it('gives up after the last retry of the schedule and keeps the record', async () => {
     receiver.behave = () => 'error';
     await createPayment();
-    await waitFor(async () => outbox()[0].status === 'failed', { what: 'failed status' });
+    await waitFor(async () => (await outbox())[0].status === 'failed', { what: 'failed status' });
     assert.equal(receiver.deliveries.length, FAST.retryScheduleMs.length + 1);
-    assert.equal(outbox()[0].last_status, 503);
+    assert.equal((await outbox())[0].last_status, 503);
   });
 
   it('disables the endpoint on 410 Gone and sends nothing more', async () => {
     receiver.behave = () => 'gone';
     await createPayment();
-    await waitFor(async () => outbox()[0]?.status === 'disabled');
+    await waitFor(async () => (await outbox())[0]?.status === 'disabled');
     await createPayment();
     await sleep(300);
     assert.equal(receiver.deliveries.length, 1);
-    const merchant = withDb(gw.dbPath, (db) => db.prepare('SELECT webhook_disabled FROM merchants WHERE id = ?').get(gw.merchant.merchantId) as any);
+    const merchant = await dbGet<any>(gw.dbPath, 'SELECT webhook_disabled FROM merchants WHERE id = ?', gw.merchant.merchantId);
     assert.equal(merchant.webhook_disabled, 1);
   });
 
   it('times out a receiver that never answers and retries', async () => {
     receiver.behave = (_d, i) => (i === 0 ? 'hang' : 'ok');
     await createPayment();
-    await waitFor(async () => outbox()[0].status === 'delivered', { timeoutMs: 10_000 });
+    await waitFor(async () => (await outbox())[0].status === 'delivered', { timeoutMs: 10_000 });
     assert.equal(receiver.deliveries.length, 2);
   });
 

@@ -1,7 +1,8 @@
 /**
  * The whole stack for integration tests: a localnet (port 0), a merchant whose wallet holds SOL
- * and has a USDC token account, and a gateway (port 0, fresh SQLite file in a temp dir) with a
- * fast watcher and a compressed webhook schedule. Used by the gateway, SDK and element tests.
+ * and has a USDC token account, and a gateway (port 0, a fresh database: SQLite file in a temp dir,
+ * or a new PostgreSQL database with SVC_TEST_DATABASE=postgres, see db.ts) with a fast watcher and
+ * a compressed webhook schedule. Used by the gateway, SDK and element tests.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { Keypair } from '@solana/web3.js';
 import { createMerchant, startGateway, type GatewayOptions, type RunningGateway } from '../../src/gateway/index.js';
 import { startLocalnet, type Localnet } from '../../src/localnet/index.js';
+import { createTestDatabase } from './db.js';
 
 export interface StackOptions {
   commitment?: 'confirmed' | 'finalized';
@@ -29,6 +31,7 @@ export interface Stack {
   localnet: Localnet;
   gateway: RunningGateway;
   merchant: { id: string; secretKey: string; publishableKey: string; webhookSecret: string; recipient: string; wallet: Keypair };
+  /** The gateway's database: SQLite file path or postgres:// URL (db.ts reads both). */
   dbPath: string;
   stop(): Promise<void>;
 }
@@ -48,11 +51,16 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
     ...(opts.finalizationDepth !== undefined && { finalizationDepth: opts.finalizationDepth }),
   });
   const dir = await mkdtemp(join(tmpdir(), 'svc-stack-'));
+  const database = await createTestDatabase(dir).catch(async (error: unknown) => {
+    await localnet.close();
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  });
   try {
     const wallet = Keypair.generate();
     const recipient = wallet.publicKey.toBase58();
     await localnet.airdrop(recipient, { sol: 1, usdc: 0 });
-    const dbPath = join(dir, 'gateway.db');
+    const dbPath = database.target;
     const created = await createMerchant(
       { databasePath: dbPath },
       { name: 'Stack Shop', recipient, mode: opts.mode ?? 'test', ...(opts.webhookUrl && { webhookUrl: opts.webhookUrl }) },
@@ -86,11 +94,13 @@ export async function startStack(opts: StackOptions = {}): Promise<Stack> {
       async stop() {
         await gateway.close();
         await localnet.close();
+        await database.drop();
         await rm(dir, { recursive: true, force: true });
       },
     };
   } catch (error) {
     await localnet.close();
+    await database.drop();
     await rm(dir, { recursive: true, force: true });
     throw error;
   }

@@ -1,6 +1,6 @@
 /**
- * Token-bucket rate limits. In memory for one instance; behind the RateLimiter interface so a
- * shared (PostgreSQL) limiter can replace it when several gateway instances run.
+ * Token-bucket rate limits. In memory for one instance; behind the RateLimiter interface so the
+ * shared PostgreSQL limiter (store/pg-rate-limit.ts) replaces it when several instances run.
  */
 import type { RateLimitConfig } from '../config.js';
 
@@ -11,7 +11,8 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  take(key: string): RateDecision;
+  /** Takes one token for this key (a promise when the buckets live in the database). */
+  take(key: string): RateDecision | Promise<RateDecision>;
 }
 
 interface Bucket {

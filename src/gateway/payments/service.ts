@@ -56,6 +56,8 @@ export class PaymentService {
   private readonly hints: TokenBucketLimiter;
   /** Payments hinted while a check was running: that check may have listed before the transfer landed. */
   private readonly recheck = new Set<string>();
+  /** Hinted payments whose next claim skips the per-payment interval. */
+  private readonly urgent = new Set<string>();
   /** Chain checks started (for tests and benchmarks). */
   checksStarted = 0;
 
@@ -187,18 +189,20 @@ export class PaymentService {
    * Checks the chain for this payment unless a check is running (then waits for it) or one ran
    * less than minCheckIntervalMs ago (then answers from the database). Returns the fresh row.
    */
-  async check(paymentId: string): Promise<PaymentRow | undefined> {
+  async check(paymentId: string, opts: { claimed?: boolean } = {}): Promise<PaymentRow | undefined> {
     const running = this.inFlight.get(paymentId);
     if (running) return running;
     const last = this.lastCheckAt.get(paymentId);
-    if (last !== undefined && this.now() - last < this.config.watcher.minCheckIntervalMs) {
+    if (!opts.claimed && last !== undefined && this.now() - last < this.config.watcher.minCheckIntervalMs) {
       return this.store.getPayment(paymentId);
     }
     this.lastCheckAt.set(paymentId, this.now());
-    const p = this.runCheck(paymentId).finally(() => {
+    // The watcher's rows come claimed (leased) already; anyone else claims in the database first.
+    const p = (opts.claimed ? this.runCheck(paymentId) : this.claimAndRun(paymentId)).finally(() => {
       this.inFlight.delete(paymentId);
       if (this.recheck.delete(paymentId)) {
         this.lastCheckAt.delete(paymentId);
+        this.urgent.add(paymentId);
         this.requestCheck(paymentId);
       }
     });
@@ -218,6 +222,7 @@ export class PaymentService {
       return;
     }
     this.lastCheckAt.delete(paymentId);
+    this.urgent.add(paymentId);
     this.requestCheck(paymentId);
   }
 
@@ -243,13 +248,31 @@ export class PaymentService {
     });
   }
 
+  /**
+   * The check lease in the database is what coalesces checks across instances: only the instance
+   * that claims it checks; the others answer from the database. An urgent (hinted) check skips the
+   * interval but still respects a running check's lease.
+   */
+  private async claimAndRun(paymentId: string): Promise<PaymentRow | undefined> {
+    const now = this.now();
+    const urgent = this.urgent.delete(paymentId);
+    const claimed = await this.store.claimCheck(
+      paymentId,
+      new Date(now).toISOString(),
+      new Date(urgent ? now : now - this.config.watcher.minCheckIntervalMs).toISOString(),
+      new Date(now + this.config.watcher.checkLeaseMs).toISOString(),
+    );
+    if (!claimed) return this.store.getPayment(paymentId);
+    return this.runCheck(paymentId);
+  }
+
   private async runCheck(paymentId: string): Promise<PaymentRow | undefined> {
     const startedAt = this.now();
     const row = await this.store.getPayment(paymentId);
     if (!row) return undefined;
     if (!this.needsChecking(row)) {
       this.watchIfPending(row);
-      if (row.next_check_at !== null) await this.store.scheduleCheck(row.id, null, row.checks);
+      if (row.next_check_at !== null || row.checking_until) await this.store.scheduleCheck(row.id, null, row.checks);
       this.lastCheckAt.delete(paymentId);
       return row;
     }

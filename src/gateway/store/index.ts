@@ -1,12 +1,28 @@
 export type * from './store.js';
 export { openSqliteStore } from './sqlite.js';
+export { openPostgresStore, isPostgresUrl } from './postgres.js';
 import type { Store } from './store.js';
 import { openSqliteStore } from './sqlite.js';
+import { isPostgresUrl, openPostgresStore } from './postgres.js';
 
-/** Opens the configured engine. PostgreSQL (DATABASE_URL=postgres://...) is not implemented yet. */
-export async function openStore(opts: { databasePath: string; databaseUrl?: string | null }): Promise<Store> {
-  if (opts.databaseUrl && /^postgres(ql)?:/.test(opts.databaseUrl)) {
-    throw new Error('PostgreSQL storage is not available yet in this build; use a SQLite path (--database PATH)');
+export interface StoreConfig {
+  /** SQLite file, or a postgres:// URL. */
+  databasePath: string;
+  /** postgres://... (wins over databasePath). */
+  databaseUrl?: string | null;
+  /** PostgreSQL connections per instance. */
+  databasePoolSize?: number;
+  log?: (line: string) => void;
+}
+
+/** Opens the configured engine: PostgreSQL for a postgres:// URL, else the SQLite file. */
+export async function openStore(opts: StoreConfig): Promise<Store> {
+  const url = isPostgresUrl(opts.databaseUrl) ? opts.databaseUrl : isPostgresUrl(opts.databasePath) ? opts.databasePath : null;
+  if (url) {
+    return openPostgresStore(url, {
+      ...(opts.databasePoolSize !== undefined && { poolSize: opts.databasePoolSize }),
+      ...(opts.log && { log: opts.log }),
+    });
   }
   return openSqliteStore(opts.databasePath);
 }

@@ -1,11 +1,11 @@
 /**
- * The Store over Kysely. Queries stay within what SQLite and PostgreSQL share (no RETURNING-only
- * tricks, no SQLite functions), so a PostgreSQL engine needs only another dialect and its own
- * unique-violation test.
+ * The Store over Kysely, for both engines. Queries stay within what SQLite and PostgreSQL share;
+ * the few engine switches are the row locks of the claims (`FOR UPDATE SKIP LOCKED` on PostgreSQL,
+ * where several instances claim at once; SQLite has one writer, so its conditional update suffices).
  */
 import { Migrator, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
-import { CodeMigrationProvider } from './migrations.js';
+import { CodeMigrationProvider, type Engine } from './migrations.js';
 import { newOutboxId } from '../ids.js';
 import type {
   ApiKeyRow,
@@ -29,10 +29,11 @@ export class KyselyStore implements Store {
   constructor(
     protected readonly db: Kysely<Database>,
     private readonly isUniqueViolation: (error: unknown) => boolean,
+    readonly engine: Engine = 'sqlite',
   ) {}
 
   async migrate(): Promise<void> {
-    const migrator = new Migrator({ db: this.db, provider: new CodeMigrationProvider() });
+    const migrator = new Migrator({ db: this.db, provider: new CodeMigrationProvider(this.engine) });
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((r) => r.status === 'Error');
     if (error || failed) {
@@ -242,7 +243,44 @@ export class KyselyStore implements Store {
   }
 
   async scheduleCheck(paymentId: string, nextCheckAt: string | null, checks: number): Promise<void> {
-    await this.db.updateTable('payments').set({ next_check_at: nextCheckAt, checks }).where('id', '=', paymentId).execute();
+    await this.db
+      .updateTable('payments')
+      .set({ next_check_at: nextCheckAt, checks, checking_until: null })
+      .where('id', '=', paymentId)
+      .execute();
+  }
+
+  async claimCheck(paymentId: string, now: string, notCheckedSince: string, leaseUntil: string): Promise<boolean> {
+    // One conditional UPDATE is the claim, on both engines: whoever changes the row first checks.
+    const r = await this.db
+      .updateTable('payments')
+      .set({ checking_until: leaseUntil, checked_at: now })
+      .where('id', '=', paymentId)
+      .where((eb) => eb.or([eb('checking_until', 'is', null), eb('checking_until', '<=', now)]))
+      .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<=', notCheckedSince)]))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  async claimDueChecks(now: string, notCheckedSince: string, leaseUntil: string, limit: number): Promise<PaymentRow[]> {
+    let due = this.db
+      .selectFrom('payments')
+      .select('id')
+      .where('next_check_at', 'is not', null)
+      .where('next_check_at', '<=', now)
+      .where((eb) => eb.or([eb('checking_until', 'is', null), eb('checking_until', '<=', now)]))
+      .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<=', notCheckedSince)]))
+      .orderBy('next_check_at')
+      .limit(limit);
+    // Instances claiming at once take disjoint rows instead of queueing behind each other's locks.
+    if (this.engine === 'postgres') due = due.forUpdate().skipLocked();
+    const rows = await this.db
+      .updateTable('payments')
+      .set({ checking_until: leaseUntil, checked_at: now })
+      .where('id', 'in', due)
+      .returningAll()
+      .execute();
+    return rows.sort((a, b) => (a.next_check_at! < b.next_check_at! ? -1 : a.next_check_at! > b.next_check_at! ? 1 : 0));
   }
 
   dueForCheck(now: string, limit: number): Promise<PaymentRow[]> {
@@ -361,39 +399,42 @@ export class KyselyStore implements Store {
   }
 
   async claimDeliveries(now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {
-    const candidates = await this.db
+    let due = this.db
       .selectFrom('webhook_outbox')
       .select('id')
       .where('status', '=', 'pending')
       .where('next_attempt_at', '<=', now)
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
       .orderBy('next_attempt_at')
-      .limit(limit)
+      .limit(limit);
+    if (this.engine === 'postgres') due = due.forUpdate().skipLocked();
+    // The UPDATE is the claim: the rows are this worker's until leaseUntil.
+    const leased = await this.db
+      .updateTable('webhook_outbox')
+      .set({ lease_until: leaseUntil })
+      .where('id', 'in', due)
+      .returning('id')
       .execute();
-    const claimed: ClaimedDelivery[] = [];
-    for (const { id } of candidates) {
-      // Conditional update = the claim. Whoever changes the row first owns it until leaseUntil.
-      const r = await this.db
-        .updateTable('webhook_outbox')
-        .set({ lease_until: leaseUntil })
-        .where('id', '=', id)
-        .where('status', '=', 'pending')
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) !== 1) continue;
-      const row = await this.db
-        .selectFrom('webhook_outbox')
-        .innerJoin('events', 'events.id', 'webhook_outbox.event_id')
-        .innerJoin('merchants', 'merchants.id', 'webhook_outbox.merchant_id')
-        .selectAll('webhook_outbox')
-        .select(['events.body as event_body', 'merchants.webhook_url', 'merchants.webhook_disabled'])
-        .where('webhook_outbox.id', '=', id)
-        .executeTakeFirst();
-      if (!row) continue;
-      const { event_body, webhook_url, webhook_disabled, ...outbox } = row;
-      claimed.push({ outbox, eventBody: event_body, webhookUrl: webhook_url, webhookDisabled: webhook_disabled === 1 });
-    }
-    return claimed;
+    if (leased.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('webhook_outbox')
+      .innerJoin('events', 'events.id', 'webhook_outbox.event_id')
+      .innerJoin('merchants', 'merchants.id', 'webhook_outbox.merchant_id')
+      .selectAll('webhook_outbox')
+      .select(['events.body as event_body', 'merchants.webhook_url', 'merchants.webhook_disabled'])
+      .where(
+        'webhook_outbox.id',
+        'in',
+        leased.map((r) => r.id),
+      )
+      .orderBy('webhook_outbox.next_attempt_at')
+      .execute();
+    return rows.map(({ event_body, webhook_url, webhook_disabled, ...outbox }) => ({
+      outbox,
+      eventBody: event_body,
+      webhookUrl: webhook_url,
+      webhookDisabled: webhook_disabled === 1,
+    }));
   }
 
   async finishDelivery(

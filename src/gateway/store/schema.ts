@@ -71,6 +71,10 @@ export interface PaymentsTable {
   /** When the watcher should next look at the chain for this payment. null = never again. */
   next_check_at: string | null;
   checks: number;
+  /** A chain check of this payment is leased to one instance until then (optional: absent on insert). */
+  checking_until?: string | null;
+  /** When the last chain check started: no instance starts another within minCheckIntervalMs. */
+  checked_at?: string | null;
 }
 
 export interface PaymentTokensTable {
@@ -132,6 +136,16 @@ export interface WebhookOutboxTable {
   created_at: string;
 }
 
+/** Shared token buckets (PostgreSQL, several instances): one row per limiter and key. */
+export interface RateLimitsTable {
+  key: string;
+  tokens: number;
+  /** Milliseconds since the epoch, database clock. */
+  updated_ms: number | string;
+  /** 1 when the last take was allowed. */
+  allowed: number;
+}
+
 export interface Database {
   merchants: MerchantsTable;
   api_keys: ApiKeysTable;
@@ -143,4 +157,5 @@ export interface Database {
   idempotency_keys: IdempotencyTable;
   events: EventsTable;
   webhook_outbox: WebhookOutboxTable;
+  rate_limits: RateLimitsTable;
 }

@@ -41,7 +41,9 @@ export async function openSqliteStore(path: string): Promise<KyselyStore> {
   // Another process (the CLI creating a merchant) may hold the write lock briefly.
   database.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  const store = new KyselyStore(db, isSqliteUniqueViolation);
+  const store = new KyselyStore(db, isSqliteUniqueViolation, 'sqlite');
   await store.migrate();
+  // One gateway per SQLite file: a check lease left by a killed process has no owner any more.
+  await db.updateTable('payments').set({ checking_until: null }).where('checking_until', 'is not', null).execute();
   return store;
 }

@@ -12,6 +12,8 @@ import type {
   PaymentsTable,
   WebhookOutboxTable,
 } from './schema.js';
+import type { RateLimitConfig } from '../config.js';
+import type { RateLimiter } from '../http/rate-limit.js';
 
 export type MerchantRow = MerchantsTable;
 export type ApiKeyRow = ApiKeysTable;
@@ -71,8 +73,12 @@ export interface MetricsSnapshot {
 }
 
 export interface Store {
+  /** 'postgres' when several instances may share the database. */
+  readonly engine: 'sqlite' | 'postgres';
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** A rate limiter shared by every instance on this database, or undefined (the caller keeps one in memory). */
+  sharedRateLimiter?(name: string, limit: RateLimitConfig): RateLimiter;
 
   // merchants and credentials
   insertMerchant(merchant: MerchantRow, keys: ApiKeyRow[], webhookSecret: string): Promise<void>;
@@ -96,7 +102,15 @@ export interface Store {
   getPaymentByToken(tokenHash: string): Promise<PaymentRow | undefined>;
   listPayments(merchantId: string, livemode: boolean, filter: PaymentFilter): Promise<PaymentRow[]>;
   transition(input: TransitionInput): Promise<TransitionResult>;
+  /** Sets the next check and ends this payment's check lease. */
   scheduleCheck(paymentId: string, nextCheckAt: string | null, checks: number): Promise<void>;
+  /**
+   * Claims a chain check of this payment until `leaseUntil`: false when another check holds a live
+   * lease or one started after `notCheckedSince` (coalescing across every instance on the database).
+   */
+  claimCheck(paymentId: string, now: string, notCheckedSince: string, leaseUntil: string): Promise<boolean>;
+  /** Claims (leases) up to `limit` payments whose check is due, oldest due first; on PostgreSQL with FOR UPDATE SKIP LOCKED. */
+  claimDueChecks(now: string, notCheckedSince: string, leaseUntil: string, limit: number): Promise<PaymentRow[]>;
   /** Payments whose next check is due, oldest due first. */
   dueForCheck(now: string, limit: number): Promise<PaymentRow[]>;
 

@@ -68,12 +68,12 @@ export function publicRouter(ctx: AppContext): Router {
     return row;
   }
 
-  function limit(req: Request, paymentId: string): void {
+  async function limit(req: Request, paymentId: string): Promise<void> {
     for (const [limiter, key] of [
       [ctx.limits.perClient, `ip:${req.ip}`],
       [ctx.limits.perPayment, `pay:${paymentId}`],
     ] as const) {
-      const d = limiter.take(key);
+      const d = await limiter.take(key);
       if (!d.allowed) {
         throw new ApiError(429, 'rate_limited', `Too many requests. Retry after ${d.retryAfterSeconds} s.`, undefined, {
           'Retry-After': String(d.retryAfterSeconds),
@@ -98,7 +98,7 @@ export function publicRouter(ctx: AppContext): Router {
   });
 
   router.post('/payments/:id/verify', async (req, res) => {
-    limit(req, String(req.params.id).slice(0, 40));
+    await limit(req, String(req.params.id).slice(0, 40));
     const row = await paymentFor(req.params.id, req.get(PAYMENT_TOKEN_HEADER));
     // Never wait for the chain here: thousands of open tabs must cost no more RPC than the watcher
     // (checks coalesce per payment) and each answer must stay fast. The next poll sees the result.
@@ -114,7 +114,7 @@ export function publicRouter(ctx: AppContext): Router {
 
   // Solana Pay transaction request (https://docs.solanapay.com/spec#specification-transaction-request).
   router.get('/payments/:id/transaction', async (req, res) => {
-    limit(req, String(req.params.id).slice(0, 40));
+    await limit(req, String(req.params.id).slice(0, 40));
     const row = await paymentFor(req.params.id, queryToken(req));
     const merchant = await merchantOf(row.merchant_id);
     // The spec wants an icon; without a merchant logo, the gateway's own neutral one.
@@ -123,7 +123,7 @@ export function publicRouter(ctx: AppContext): Router {
   });
 
   router.post('/payments/:id/transaction', async (req, res) => {
-    limit(req, String(req.params.id).slice(0, 40));
+    await limit(req, String(req.params.id).slice(0, 40));
     const row = await paymentFor(req.params.id, queryToken(req));
     const account = (req.body as { account?: unknown } | undefined)?.account;
     if (typeof account !== 'string' || !isWalletAddress(account)) {

@@ -1,0 +1,49 @@
+/**
+ * Token buckets shared by every gateway instance on one PostgreSQL database: one row per key,
+ * refilled and taken in a single atomic upsert on the database clock, so N instances allow what
+ * one would (not N times as much) and clock skew between instances does not matter.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { RateLimitConfig } from '../config.js';
+import type { RateDecision, RateLimiter } from '../http/rate-limit.js';
+import type { Database } from './schema.js';
+
+export class PostgresRateLimiter implements RateLimiter {
+  private lastSweep = 0;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly name: string,
+    private readonly limit: RateLimitConfig,
+  ) {}
+
+  async take(key: string): Promise<RateDecision> {
+    const { burst, ratePerSecond: rate } = this.limit;
+    const now = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
+    // Tokens after refill: min(burst, tokens + elapsed * rate). One is taken when at least one is there.
+    const refill = sql<number>`least(${burst}::float8, rate_limits.tokens + greatest(0, ${now} - rate_limits.updated_ms) * ${rate}::float8 / 1000)`;
+    const row = await sql<{ tokens: number; allowed: number }>`
+      insert into rate_limits (key, tokens, updated_ms, allowed)
+      values (${`${this.name}:${key}`}, ${burst - 1}::float8, ${now}, 1)
+      on conflict (key) do update set
+        tokens = case when ${refill} >= 1 then ${refill} - 1 else ${refill} end,
+        updated_ms = greatest(rate_limits.updated_ms, ${now}),
+        allowed = case when ${refill} >= 1 then 1 else 0 end
+      returning tokens, allowed`.execute(this.db);
+    this.sweep();
+    const { tokens, allowed } = row.rows[0]!;
+    if (allowed === 1) return { allowed: true, retryAfterSeconds: 0 };
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / rate)) };
+  }
+
+  /** Buckets that have refilled completely behave like absent ones: drop them now and then. */
+  private sweep(): void {
+    const nowMs = Date.now();
+    if (nowMs - this.lastSweep < 60_000) return;
+    this.lastSweep = nowMs;
+    const fullAfterMs = Math.ceil((this.limit.burst / this.limit.ratePerSecond) * 1000) + 1000;
+    void sql`delete from rate_limits where key like ${this.name + ':%'} and updated_ms < (extract(epoch from clock_timestamp()) * 1000)::bigint - ${fullAfterMs}`
+      .execute(this.db)
+      .catch(() => {});
+  }
+}
