@@ -74,3 +74,10 @@ export function declaredOperations(): string[] {
   }
   return out;
 }
+
+/** Errors of `value` against components/schemas/<name> of docs/openapi.yaml, or null when it matches. */
+export function schemaErrors(name: string, value: unknown): string | null {
+  const validate = ajv.getSchema(pointer('components', 'schemas', name));
+  if (!validate) throw new Error(`docs/openapi.yaml has no schema ${name}`);
+  return validate(value) ? null : ajv.errorsText(validate.errors);
+}

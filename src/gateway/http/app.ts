@@ -4,6 +4,7 @@ import helmet from 'helmet';
 import { jsonOnly, notFound, requestId } from './middleware.js';
 import { problemHandler } from './problem.js';
 import { httpMetrics, metricsHandler } from '../metrics/http.js';
+import { requireHost } from './client-error.js';
 import type { AppContext } from './routes/context.js';
 import { merchantRouter } from './routes/merchant.js';
 import { paymentsRouter } from './routes/payments.js';
@@ -18,6 +19,7 @@ export function createApp(ctx: AppContext): Express {
   app.set('etag', false);
   app.use(requestId);
   app.use(httpMetrics(ctx.metrics));
+  app.use(requireHost);
   app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));
 
   app.get('/healthz', (_req, res) => {

@@ -70,6 +70,13 @@ export function problemHandler(log: (line: string) => void): ErrorRequestHandler
       return sendProblem(res, 415, 'unsupported_media_type', 'The request body must be UTF-8 JSON.');
     }
     if (type === 'request.aborted') return;
+    // Express's router refuses a path whose percent-encoding does not decode (e.g. /payments/%zz).
+    if (err instanceof URIError) return sendProblem(res, 400, 'path_invalid', 'The URL path is not valid percent-encoded UTF-8.');
+    // Any other client error raised by Express or its body parser (they set a 4xx status and mark it safe to expose).
+    const status = (err as { status?: unknown; expose?: unknown })?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: unknown }).expose === true) {
+      return sendProblem(res, status, 'request_invalid', 'The request could not be read.');
+    }
     log(`[gateway] ${res.getHeader('x-request-id')} ${req.method} ${req.path} internal error: ${(err as Error)?.stack ?? String(err)}`);
     sendProblem(res, 500, 'internal_error', 'Something went wrong on our side. Retry later; quote the request id if it persists.');
   };
