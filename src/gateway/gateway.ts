@@ -5,7 +5,6 @@ import { resolveConfig, type GatewayConfig } from './config.js';
 import { RecipientWatch } from './detection/index.js';
 import { createApp } from './http/app.js';
 import { answerClientErrors } from './http/client-error.js';
-import { answerClientErrors } from './http/client-error.js';
 import { startMetricsServer } from './metrics/server.js';
 import { GatewayMetrics } from './metrics/metrics.js';
 import { TokenBucketLimiter } from './http/rate-limit.js';
@@ -86,7 +85,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     s.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;
-  answerClientErrors(server);
   answerClientErrors(server);
   const port = (server.address() as AddressInfo).port;
   const metricsServer = config.metrics.port === null ? null : await startMetricsServer(metrics, config).catch(async (error: unknown) => {
