@@ -39,6 +39,9 @@ export function paymentFilters(req: Request): { status?: PaymentStatus; orderId?
   const orderId = single(req, 'orderId');
   if (orderId !== undefined) {
     if (orderId.length === 0 || orderId.length > 200) throw new ApiError(400, 'parameter_invalid', 'orderId must be 1 to 200 characters.', 'orderId');
+    // Create refuses control characters in orderId, so none can match; PostgreSQL would refuse a NUL outright.
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f-\u009f]/.test(orderId)) throw new ApiError(400, 'parameter_invalid', 'orderId must not contain control characters.', 'orderId');
     out.orderId = orderId;
   }
   return out;

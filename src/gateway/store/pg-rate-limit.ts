@@ -19,12 +19,14 @@ export class PostgresRateLimiter implements RateLimiter {
 
   async take(key: string): Promise<RateDecision> {
     const { burst, ratePerSecond: rate } = this.limit;
+    // Keys come from request paths: PostgreSQL text cannot hold NUL, so it is replaced (found by test/fuzz).
+    const bucket = `${this.name}:${key}`.replace(/\0/g, '\uFFFD');
     const now = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
     // Tokens after refill: min(burst, tokens + elapsed * rate). One is taken when at least one is there.
     const refill = sql<number>`least(${burst}::float8, rate_limits.tokens + greatest(0, ${now} - rate_limits.updated_ms) * ${rate}::float8 / 1000)`;
     const row = await sql<{ tokens: number; allowed: number }>`
       insert into rate_limits (key, tokens, updated_ms, allowed)
-      values (${`${this.name}:${key}`}, ${burst - 1}::float8, ${now}, 1)
+      values (${bucket}, ${burst - 1}::float8, ${now}, 1)
       on conflict (key) do update set
         tokens = case when ${refill} >= 1 then ${refill} - 1 else ${refill} end,
         updated_ms = greatest(rate_limits.updated_ms, ${now}),
