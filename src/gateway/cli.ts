@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * svc-gateway: run the gateway and manage merchants.
- *   svc-gateway start [--port 4000] [--database PATH] [--rpc URL] [--commitment confirmed|finalized] [--currency SYMBOL=MINT ...]
+ *   svc-gateway start [--port 4000] [--database PATH|postgres://...] [--rpc URL] [--commitment confirmed|finalized] [--currency SYMBOL=MINT ...]
  *   svc-gateway merchant create --database PATH --name NAME --recipient WALLET [--webhook-url URL] [--mode test|live] [--logo-url URL] [--json]
  *   svc-gateway merchant list [--database PATH] [--json]
  *   svc-gateway merchant update --merchant ID [--name NAME] [--logo-url URL] [--webhook-url URL] [--database PATH] [--json]
@@ -16,7 +16,7 @@ import { createMerchantRecord, MerchantInputError, rotateApiKey, rotateWebhookSe
 import { openStore } from './store/index.js';
 
 const USAGE = `usage:
-  svc-gateway start [--port 4000] [--host 127.0.0.1] [--database PATH] [--rpc URL] [--commitment confirmed|finalized] [--currency SYMBOL=MINT ...] [--metrics-port PORT]
+  svc-gateway start [--port 4000] [--host 127.0.0.1] [--database PATH|postgres://URL] [--rpc URL] [--commitment confirmed|finalized] [--currency SYMBOL=MINT ...] [--metrics-port PORT]
   svc-gateway merchant create --name NAME --recipient WALLET [--webhook-url URL] [--mode test|live] [--logo-url URL] [--database PATH] [--json]
   svc-gateway merchant list [--database PATH] [--json]
   svc-gateway merchant update --merchant ID [--name NAME] [--logo-url URL] [--webhook-url URL] [--database PATH] [--json]
@@ -26,6 +26,18 @@ const USAGE = `usage:
 environment: PORT, HOST, DATABASE_URL, SOLANA_RPC_URL, COMMITMENT, CURRENCIES (SYMBOL=MINT,...), METRICS_TOKEN, METRICS_PORT, METRICS_HOST`;
 
 class UsageError extends Error {}
+
+/** The database for the start-up line: the SQLite path, or the PostgreSQL URL without its password. */
+function describeDatabase(config: { databasePath: string; databaseUrl: string | null }): string {
+  if (!config.databaseUrl) return config.databasePath;
+  try {
+    const url = new URL(config.databaseUrl);
+    if (url.password) url.password = '***';
+    return `${url.toString()} (PostgreSQL)`;
+  } catch {
+    return 'PostgreSQL';
+  }
+}
 
 const OPTIONS = {
   port: { type: 'string' },
@@ -67,7 +79,7 @@ async function main(argv: string[]): Promise<void> {
     const gateway = await startGateway(config);
     if (gateway.metricsUrl) console.error(`svc-gateway metrics on ${gateway.metricsUrl}/metrics`);
     console.error(
-      `svc-gateway listening on ${gateway.url} (database ${config.databasePath}, rpc ${config.rpcUrl}, commitment ${config.commitment}, currencies SOL${config.currencies.map((c) => ', ' + c.symbol).join('')})`,
+      `svc-gateway listening on ${gateway.url} (database ${describeDatabase(config)}, rpc ${config.rpcUrl}, commitment ${config.commitment}, currencies SOL${config.currencies.map((c) => ', ' + c.symbol).join('')})`,
     );
     let stopping = false;
     const stop = (signal: string) => {
