@@ -112,6 +112,9 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
   });
   // An idle connection dropped by a database restart must not crash the process; the pool replaces it.
   pool.on('error', (error) => log(`[gateway] database connection lost: ${error.message}`));
+  // A connection that dies while in use fails its query (which is retried); its 'error' event must
+  // not become an uncaught exception.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const store = withRetries(new PostgresStore(db, pool), options.retryForMs ?? 15_000, log);
   try {
