@@ -83,6 +83,11 @@ export interface GatewayConfig {
    * on its own listener when `port` is set (then the token, if set, is required there too).
    */
   metrics: { token: string | null; port: number | null; host: string };
+  /**
+   * Longest time public verify may answer from memory for a change this instance did not make itself
+   * (another instance's transition, a merchant edit); its own changes show at once.
+   */
+  publicViewTtlMs: number;
   /** Express `trust proxy` setting, for the client address behind a reverse proxy. */
   trustProxy: boolean | number | string;
   /** Log lines (never keys). Defaults to stderr; pass () => {} to silence. */
@@ -121,6 +126,7 @@ export function defaultConfig(): GatewayConfig {
       perClient: { ratePerSecond: 100, burst: 300 },
     },
     metrics: { token: null, port: null, host: '127.0.0.1' },
+    publicViewTtlMs: 1_000,
     trustProxy: false,
     log: (line) => process.stderr.write(line + '\n'),
   };

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { resolveConfig, type GatewayConfig } from './config.js';
 import { RecipientWatch } from './detection/index.js';
 import { createApp } from './http/app.js';
+import { PublicViewCache } from './http/public-view-cache.js';
 import { answerClientErrors } from './http/client-error.js';
 import { startMetricsServer } from './metrics/server.js';
 import { GatewayMetrics } from './metrics/metrics.js';
@@ -55,11 +56,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     metrics.recordRpc(method, seconds, error),
   );
   const webhooks = new WebhookWorker(store, config, (result, failure) => metrics.recordWebhook(result, failure));
+  const views = new PublicViewCache(config.publicViewTtlMs);
   // Payments found by the recipient watch are checked at once (the service limits how often).
   const detection = config.detection.enabled
     ? new RecipientWatch(chain.connection, { ...config.detection, log: config.log, onMatch: (id) => service.hint(id) })
     : undefined;
-  const service = new PaymentService({ store, chain, config, onEvent: () => webhooks.kick(), ...(detection && { detection }) });
+  const service = new PaymentService({ store, chain, config, onEvent: (paymentId) => {
+      views.invalidate(paymentId);
+      webhooks.kick();
+    }, ...(detection && { detection }) });
   metrics.attach({
     snapshot: (now) => store.metricsSnapshot(now),
     checksStarted: () => service.checksStarted,
@@ -77,6 +82,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       perPayment: store.sharedRateLimiter?.('perPayment', config.rateLimits.perPayment) ?? new TokenBucketLimiter(config.rateLimits.perPayment),
       perClient: store.sharedRateLimiter?.('perClient', config.rateLimits.perClient) ?? new TokenBucketLimiter(config.rateLimits.perClient),
     },
+    views,
     kickWebhooks: () => webhooks.kick(),
   });
 

@@ -1,7 +1,7 @@
 /** The Express application: middleware order matters (ids first, errors last). */
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { jsonOnly, notFound, requestId } from './middleware.js';
+import { jsonOnly, notFound, requestId, staticHeaders } from './middleware.js';
 import { problemHandler } from './problem.js';
 import { httpMetrics, metricsHandler } from '../metrics/http.js';
 import { requireHost } from './client-error.js';
@@ -20,7 +20,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(requestId);
   app.use(httpMetrics(ctx.metrics));
   app.use(requireHost);
-  app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));
+  app.use(staticHeaders(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } })));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

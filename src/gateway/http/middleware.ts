@@ -15,6 +15,30 @@ export const requestId: RequestHandler = (req, res, next) => {
   next();
 };
 
+/**
+ * A middleware that only sets fixed headers (helmet with a static configuration), run once at start
+ * against a recording response; every request then gets the same headers without running it again.
+ */
+export function staticHeaders(middleware: RequestHandler): RequestHandler {
+  const headers: [string, string | number | readonly string[]][] = [];
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers.push([name, value]);
+      return recorder;
+    },
+    removeHeader() {},
+  };
+  let called = false;
+  middleware({ method: 'GET', headers: {} } as Parameters<RequestHandler>[0], recorder as unknown as Parameters<RequestHandler>[1], () => {
+    called = true;
+  });
+  if (!called) throw new Error('staticHeaders: the middleware did not finish synchronously');
+  return (_req, res, next) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
+    next();
+  };
+}
+
 /** Bodies must be JSON (415 otherwise). A bodiless POST (cancel, verify) is fine. */
 export const jsonOnly: RequestHandler = (req, _res, next) => {
   const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;

@@ -28,8 +28,8 @@ export interface PaymentServiceOptions {
   store: Store;
   chain: ChainPort;
   config: GatewayConfig;
-  /** Called after an event (and maybe an outbox row) is written, to wake the webhook worker. */
-  onEvent?: () => void;
+  /** Called after an event (and maybe an outbox row) is written for this payment: wakes the webhook worker, drops cached views. */
+  onEvent?: (paymentId: string) => void;
   /** The fast detection path (../detection): told which payments are pending, it calls hint(). */
   detection?: PendingPaymentWatch;
   now?: () => number;
@@ -46,7 +46,7 @@ export class PaymentService {
   private readonly store: Store;
   private readonly chain: ChainPort;
   private readonly config: GatewayConfig;
-  private readonly onEvent: () => void;
+  private readonly onEvent: (paymentId: string) => void;
   private readonly now: () => number;
   private readonly inFlight = new Map<string, Promise<PaymentRow | undefined>>();
   private readonly lastCheckAt = new Map<string, number>();
@@ -161,7 +161,7 @@ export class PaymentService {
       createdAt,
       body: eventBody(eventId, 'payment.created', createdAt, row),
     });
-    this.onEvent();
+    this.onEvent(row.id);
     this.watchIfPending(row);
     return { ...toPayment(row), paymentToken: token };
   }
@@ -408,7 +408,7 @@ export class PaymentService {
       ...extra,
       event: { id: eventId, type, createdAt: at, body: eventBody(eventId, type, at, next) },
     });
-    if (result === 'ok') this.onEvent();
+    if (result === 'ok') this.onEvent(row.id);
     if (result === 'ok' && next.status === 'confirmed') this.lastCheckAt.delete(row.id);
     return result;
   }

@@ -8,8 +8,8 @@ import { TransferError } from '../../chain/index.js';
 import { isId } from '../../ids.js';
 import { hashCredential } from '../../keys.js';
 import { isWalletAddress } from '../../merchants.js';
-import { toPublicPayment } from '../../payments/view.js';
 import type { MerchantRow, PaymentRow } from '../../store/store.js';
+import { PublicViewCache, type CachedView } from '../public-view-cache.js';
 import { ApiError } from '../problem.js';
 import type { AppContext } from './context.js';
 
@@ -97,14 +97,37 @@ export function publicRouter(ctx: AppContext): Router {
     res.type('image/svg+xml').send(DEFAULT_ICON);
   });
 
+  /**
+   * The public view the token opens, from memory when it can be (public-view-cache.ts): the token's
+   * hash is computed once per request and looked up, never compared by hand; a token known to open
+   * another payment is refused without touching the database.
+   */
+  async function publicView(id: string | undefined, token: string | undefined): Promise<CachedView> {
+    if (!token) {
+      throw new ApiError(401, 'payment_token_missing', `Send the payment token in the ${PAYMENT_TOKEN_HEADER} header.`);
+    }
+    const invalid = () => new ApiError(401, 'payment_token_invalid', 'This payment token does not open this payment.');
+    if (!TOKEN_SHAPE.test(token) || !isId('pay', id)) throw invalid();
+    const hash = hashCredential(token);
+    const known = ctx.views.paymentIdOf(hash);
+    if (known !== undefined && known !== id) throw invalid();
+    const cached = known === undefined ? undefined : ctx.views.view(known);
+    if (cached) return cached;
+    const stamp = ctx.views.readStamp();
+    const row = known === undefined ? await ctx.store.getPaymentByToken(hash) : await ctx.store.getPayment(known);
+    if (!row || row.id !== id) throw invalid();
+    return ctx.views.remember(row, await merchantOf(row.merchant_id), stamp, hash);
+  }
+
   router.post('/payments/:id/verify', async (req, res) => {
     await limit(req, String(req.params.id).slice(0, 40));
-    const row = await paymentFor(req.params.id, req.get(PAYMENT_TOKEN_HEADER));
+    const view = await publicView(req.params.id, req.get(PAYMENT_TOKEN_HEADER));
     // Never wait for the chain here: thousands of open tabs must cost no more RPC than the watcher
     // (checks coalesce per payment) and each answer must stay fast. The next poll sees the result.
-    if (row.status !== 'confirmed') ctx.service.requestCheck(row.id);
+    if (view.status !== 'confirmed') ctx.service.requestCheck(view.paymentId);
     res.setHeader('Cache-Control', 'no-store');
-    res.json(toPublicPayment(row, await merchantOf(row.merchant_id)));
+    res.setHeader('Content-Type', 'application/json');
+    res.send(PublicViewCache.body(view));
   });
 
   function queryToken(req: Request): string | undefined {
