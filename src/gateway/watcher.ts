@@ -64,6 +64,8 @@ export class Watcher {
         }
       };
       await Promise.all(Array.from({ length: Math.min(this.config.watcher.concurrency, due.length) }, worker));
+      // Stopping: hand back the leases of claimed rows not checked, so other instances need not wait them out.
+      for (const row of due.slice(i)) await this.store.scheduleCheck(row.id, row.next_check_at, row.checks);
     } catch (error) {
       this.config.log(`[gateway] watcher tick failed: ${(error as Error)?.message ?? String(error)}`);
     } finally {

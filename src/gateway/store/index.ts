@@ -12,6 +12,8 @@ export interface StoreConfig {
   databaseUrl?: string | null;
   /** PostgreSQL connections per instance. */
   databasePoolSize?: number;
+  /** How long PostgreSQL calls (and opening) keep retrying while the database is unreachable (default 15 s). */
+  databaseRetryMs?: number;
   log?: (line: string) => void;
 }
 
@@ -21,6 +23,7 @@ export async function openStore(opts: StoreConfig): Promise<Store> {
   if (url) {
     return openPostgresStore(url, {
       ...(opts.databasePoolSize !== undefined && { poolSize: opts.databasePoolSize }),
+      ...(opts.databaseRetryMs !== undefined && { retryForMs: opts.databaseRetryMs }),
       ...(opts.log && { log: opts.log }),
     });
   }

@@ -97,6 +97,30 @@ function withRetries<T extends object>(store: T, retryForMs: number, log: (line:
   });
 }
 
+/** At start, the database may still be starting (containers, failover): wait for it, then say clearly if not. */
+async function waitForDatabase(pool: pg.Pool, url: string, retryForMs: number, log: (line: string) => void): Promise<void> {
+  const started = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await pool.query('select 1');
+      return;
+    } catch (error) {
+      if (!isConnectionError(error) || Date.now() - started >= retryForMs) {
+        let where = 'PostgreSQL';
+        try {
+          const u = new URL(url);
+          where = `PostgreSQL at ${u.hostname}:${u.port || 5432}${u.pathname}`;
+        } catch {
+          // keep the generic name; never print the URL (it may hold a password)
+        }
+        throw new Error(`${where} is not reachable: ${(error as Error)?.message ?? String(error)}`);
+      }
+      if (attempt === 1) log(`[gateway] waiting for the database: ${(error as Error)?.message ?? String(error)}`);
+      await sleep(Math.min(1000, 100 * attempt));
+    }
+  }
+}
+
 export async function openPostgresStore(url: string, options: PostgresOptions = {}): Promise<PostgresStore> {
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const pool = new pg.Pool({
@@ -116,8 +140,10 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
   // not become an uncaught exception.
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const store = withRetries(new PostgresStore(db, pool), options.retryForMs ?? 15_000, log);
+  const retryForMs = options.retryForMs ?? 15_000;
+  const store = withRetries(new PostgresStore(db, pool), retryForMs, log);
   try {
+    await waitForDatabase(pool, url, retryForMs, log);
     await store.migrate();
   } catch (error) {
     await store.close();
