@@ -283,17 +283,6 @@ export class KyselyStore implements Store {
     return rows.sort((a, b) => (a.next_check_at! < b.next_check_at! ? -1 : a.next_check_at! > b.next_check_at! ? 1 : 0));
   }
 
-  dueForCheck(now: string, limit: number): Promise<PaymentRow[]> {
-    return this.db
-      .selectFrom('payments')
-      .selectAll()
-      .where('next_check_at', 'is not', null)
-      .where('next_check_at', '<=', now)
-      .orderBy('next_check_at')
-      .limit(limit)
-      .execute();
-  }
-
   // ---- idempotency
 
   getIdempotency(merchantId: string, livemode: boolean, key: string): Promise<IdempotencyRow | undefined> {

@@ -111,8 +111,6 @@ export interface Store {
   claimCheck(paymentId: string, now: string, notCheckedSince: string, leaseUntil: string): Promise<boolean>;
   /** Claims (leases) up to `limit` payments whose check is due, oldest due first; on PostgreSQL with FOR UPDATE SKIP LOCKED. */
   claimDueChecks(now: string, notCheckedSince: string, leaseUntil: string, limit: number): Promise<PaymentRow[]>;
-  /** Payments whose next check is due, oldest due first. */
-  dueForCheck(now: string, limit: number): Promise<PaymentRow[]>;
 
   // idempotency
   getIdempotency(merchantId: string, livemode: boolean, key: string): Promise<IdempotencyRow | undefined>;
