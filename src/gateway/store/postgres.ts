@@ -73,25 +73,35 @@ export class PostgresStore extends KyselyStore {
  * back-off, for up to `retryForMs`. Safe because each call is one transaction: it either committed
  * (then the retry finds the change made: a stale sequence, a taken key, an unchanged row) or not.
  */
-const NOT_RETRIED = new Set<string | symbol>(['close', 'constructor', 'sharedRateLimiter']);
+const NOT_RETRIED = new Set<string | symbol>(['close', 'constructor']);
 
 function withRetries<T extends object>(store: T, retryForMs: number, log: (line: string) => void): T {
   return new Proxy(store, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (typeof value !== 'function' || NOT_RETRIED.has(prop)) return value;
-      return async (...args: unknown[]) => {
-        const started = Date.now();
-        for (let attempt = 1; ; attempt++) {
-          try {
-            return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          } catch (error) {
-            const retryable = isConnectionError(error) || isRetryableConflict(error);
-            if (!retryable || Date.now() - started >= retryForMs) throw error;
-            if (attempt === 1) log(`[gateway] database ${String(prop)}: ${(error as Error)?.message ?? String(error)}; retrying`);
-            await sleep(Math.min(1000, 50 * 2 ** Math.min(attempt, 5)));
+      const call = (...args: unknown[]): unknown => (value as (...a: unknown[]) => unknown).apply(target, args);
+      return (...args: unknown[]) => {
+        const first = call(...args);
+        // Only database calls (promises) are retried; anything synchronous passes through.
+        if (!(first instanceof Promise)) return first;
+        return (async () => {
+          const started = Date.now();
+          let attempt = 1;
+          let pending: Promise<unknown> = first;
+          for (;;) {
+            try {
+              return await pending;
+            } catch (error) {
+              const retryable = isConnectionError(error) || isRetryableConflict(error);
+              if (!retryable || Date.now() - started >= retryForMs) throw error;
+              if (attempt === 1) log(`[gateway] database ${String(prop)}: ${(error as Error)?.message ?? String(error)}; retrying`);
+              await sleep(Math.min(1000, 50 * 2 ** Math.min(attempt, 5)));
+              attempt++;
+              pending = call(...args) as Promise<unknown>;
+            }
           }
-        }
+        })();
       };
     },
   });
