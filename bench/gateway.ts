@@ -1,18 +1,20 @@
 /**
  * Gateway benchmarks (issue 3 §8), printed as a table. One gateway process (the svc-gateway CLI,
- * SQLite, default watcher settings) against an in-process localnet, behind an RPC proxy that counts
- * the calls per reference.
+ * SQLite, default watcher and detection settings) and a localnet in another process; B and C go
+ * through an RPC proxy (in this process) that counts the calls per address and method.
  *
- *   A. public verify with 1,000 pending payments: the most it serves (closed loop, 64 connections),
+ *   A. public verify with 1,000 pending payments: the most it serves (closed loop from wrk, a separate
+ *      C process, 64 and 16 connections; needs `apt-get install -y wrk`, else the Node client here),
  *      and its latency when each payment is polled once a second (1,000 req/s offered)
  *   B. RPC calls per pending payment per minute with 1, 10 and 100 pollers per payment
  *   C. detection latency (transaction confirmed → status confirmed) and webhook latency
  *      (confirmed → delivered), over sequential SOL payments
  *
- * Usage: npm run bench:gateway [-- --quick]
+ * Usage: npm run bench:gateway [-- --quick]   (BENCH_ONLY=A stops after A; GATEWAY_NODE_OPTIONS=--cpu-prof profiles the gateway)
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { Agent, createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -65,6 +67,7 @@ function http(method: string, url: string, headers: Record<string, string>, body
 /** JSON-RPC proxy in front of the localnet that counts getSignaturesForAddress calls per address. */
 async function startCountingProxy(target: string) {
   const perAddress = new Map<string, number>();
+  const perMethod = new Map<string, number>();
   let total = 0;
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
@@ -72,6 +75,7 @@ async function startCountingProxy(target: string) {
     try {
       const msgs = JSON.parse(body);
       for (const m of Array.isArray(msgs) ? msgs : [msgs]) {
+        perMethod.set(String(m?.method), (perMethod.get(String(m?.method)) ?? 0) + 1);
         if (m?.method === 'getSignaturesForAddress') {
           const a = String(m.params?.[0]);
           perAddress.set(a, (perAddress.get(a) ?? 0) + 1);
@@ -88,6 +92,7 @@ async function startCountingProxy(target: string) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     perAddress,
+    perMethod,
     total: () => total,
     close: () => new Promise<void>((r) => { server.close(() => r()); server.closeAllConnections(); }),
   };
@@ -154,6 +159,45 @@ async function spawnLocalnet(): Promise<{ rpcUrl: string; child: ChildProcess; a
       await new Promise((r) => child.once('exit', r));
     },
   };
+}
+
+function hasWrk(): boolean {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch (error) {
+    return (error as { status?: number }).status !== undefined; // wrk --version exits 1 but exists
+  }
+}
+
+/**
+ * Closed-loop load from wrk (its own process, written in C), so the load generator costs little CPU
+ * and runs outside the gateway. Each request verifies the next of the pending payments in turn.
+ */
+async function runWrk(dir: string, baseUrl: string, payments: { id: string; token: string }[], connections: number, seconds: number) {
+  const script = join(dir, 'verify.lua');
+  await writeFile(
+    script,
+    `local ids = {${payments.map((p) => `"${p.id}"`).join(',')}}\n` +
+      `local tokens = {${payments.map((p) => `"${p.token}"`).join(',')}}\n` +
+      `local i = math.random(#ids)\n` +
+      `request = function()\n  i = i % #ids + 1\n  return wrk.format("POST", "/api/public/payments/" .. ids[i] .. "/verify", {["x-service-payment-token"] = tokens[i]}, "")\nend\n`,
+  );
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn('wrk', ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, baseUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let text = '';
+    child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+    child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited ${code}: ${text}`))));
+  });
+  const ms = (v: string, unit: string) => Number(v) * (unit === 'us' ? 0.001 : unit === 's' ? 1000 : 1);
+  const pct = (p: string) => {
+    const m = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s)`, 'm').exec(out);
+    return m ? ms(m[1]!, m[2]!) : NaN;
+  };
+  const total = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const socketErrors = /Socket errors: (.*)/.exec(out)?.[1] ?? null;
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN), p50: pct('50'), p99: pct('99'), total, non2xx, socketErrors };
 }
 
 async function main() {
@@ -223,7 +267,19 @@ async function main() {
       results.push({ measure: `public verify latency p50 / p99, ${label}`, value: `${p50.toFixed(1)} ms / ${p99.toFixed(1)} ms`, target: '(saturated: queueing)', ok: null });
       results.push({ measure: `public verify non-200 answers, ${label}`, value: `${errors} of ${latencies.length}`, target: '0', ok: errors === 0 });
     };
-    await loadA(`closed loop, ${CONCURRENCY_A} connections, ${PAYMENTS_A} pending watched`);
+    if (hasWrk()) {
+      for (const connections of [CONCURRENCY_A, 16]) {
+        log(`A (wrk): ${connections} connections for ${DURATION_A_MS / 1000} s, load ${loadavg()[0]!.toFixed(2)}…`);
+        const w = await runWrk(dir, gateway.url, pendingA, connections, DURATION_A_MS / 1000);
+        const label = `wrk closed loop, ${connections} connections, ${PAYMENTS_A} pending watched`;
+        results.push({ measure: `public verify throughput, ${label}`, value: `${w.rps.toFixed(0)} req/s (load ${loadavg()[0]!.toFixed(1)})`, target: '≥ 3000 req/s', ok: w.rps >= 3000 });
+        results.push({ measure: `public verify latency p50 / p99, ${label}`, value: `${w.p50.toFixed(1)} ms / ${w.p99.toFixed(1)} ms`, target: '(closed loop: queueing)', ok: null });
+        results.push({ measure: `public verify non-2xx answers, ${label}`, value: `${w.non2xx} of ${w.total}${w.socketErrors ? `, socket errors ${w.socketErrors}` : ''}`, target: '0', ok: w.non2xx === 0 && !w.socketErrors });
+      }
+    } else {
+      log('A: wrk not found (apt-get install -y wrk); closed loop measured with the Node client instead');
+      await loadA(`node client closed loop, ${CONCURRENCY_A} connections, ${PAYMENTS_A} pending watched`);
+    }
 
     // As in production: one poller per pending payment (a browser tab), one verify per second each.
     log(`A: ${PAYMENTS_A} pollers at 1 verify/s each for ${DURATION_A_MS / 1000} s…`);
@@ -252,7 +308,7 @@ async function main() {
     open.sort((a, b) => a - b);
     const openRps = open.length / ((performance.now() - openStarted) / 1000);
     results.push({
-      measure: `public verify, ${PAYMENTS_A} pollers at 1/s (${openRps.toFixed(0)} req/s served)`,
+      measure: `public verify, ${PAYMENTS_A} pollers at 1/s (${openRps.toFixed(0)} req/s served, load ${loadavg()[0]!.toFixed(1)})`,
       value: `p50 ${percentile(open, 50).toFixed(1)} ms, p99 ${percentile(open, 99).toFixed(1)} ms, ${openErrors} errors`,
       target: 'p99 ≤ 25 ms',
       ok: percentile(open, 99) <= 25 && openErrors === 0,
@@ -269,6 +325,9 @@ async function main() {
     for (const pollers of POLLERS_B) {
       const set = await createPayments(PAYMENTS_B);
       const before = set.map((p) => proxy.perAddress.get(p.reference) ?? 0);
+      const totalBefore = proxy.total();
+      const recipientBefore = proxy.perAddress.get(wallet.publicKey.toBase58()) ?? 0;
+      const listingsBefore = new Map(proxy.perAddress);
       const stop = performance.now() + WINDOW_B_MS;
       const t0 = performance.now();
       await Promise.all(
@@ -291,6 +350,20 @@ async function main() {
         value: `${perMin.toFixed(1)} avg, ${worst.toFixed(1)} max`,
         target: '≤ 30',
         ok: worst <= 30,
+      });
+      // Everything else the gateway asked the node meanwhile: the recipient watch's listings of the
+      // merchant wallet (per merchant, not per payment) and transaction reads.
+      // Listings of other references (earlier phases' cancelled payments in their late watch) are not this set's cost.
+      const mine = new Set([...set.map((p) => p.reference), wallet.publicKey.toBase58()]);
+      let others = 0;
+      for (const [address, n] of proxy.perAddress) if (!mine.has(address)) others += n - (listingsBefore.get(address) ?? 0);
+      const all = (proxy.total() - totalBefore - others) / set.length / minutes;
+      const recipient = ((proxy.perAddress.get(wallet.publicKey.toBase58()) ?? 0) - recipientBefore) / minutes;
+      results.push({
+        measure: `  all RPC requests per pending payment per minute, recipient watch included (${PAYMENTS_B} pending, one wallet listed ${recipient.toFixed(0)}/min)`,
+        value: `${all.toFixed(1)}`,
+        target: '(for information)',
+        ok: null,
       });
       for (const p of set) await http('POST', `${gateway.url}/api/v1/payments/${p.id}/cancel`, auth);
     }
@@ -360,7 +433,7 @@ async function main() {
 function printTable() {
   const w = Math.max(...results.map((r) => r.measure.length));
   const v = Math.max(...results.map((r) => r.value.length));
-  console.log(`\nsvc-gateway benchmark (${quick ? 'quick' : 'full'}), node ${process.version}, ${new Date().toISOString()}`);
+  console.log(`\nsvc-gateway benchmark (${quick ? 'quick' : 'full'}), node ${process.version}, ${new Date().toISOString()}, load average at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   console.log(`${'measure'.padEnd(w)}  ${'value'.padEnd(v)}  target`);
   console.log(`${'-'.repeat(w)}  ${'-'.repeat(v)}  ------`);
   for (const r of results) console.log(`${r.measure.padEnd(w)}  ${r.value.padEnd(v)}  ${r.target}${r.ok === null ? '' : r.ok ? '  ok' : '  MISSED'}`);
