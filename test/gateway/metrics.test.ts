@@ -86,10 +86,12 @@ describe('GET /metrics on the API port, behind METRICS_TOKEN', () => {
 
     assert.equal(metricValue(s, 'svc_payments_watched', { status: 'pending' }), 1, 'the unpaid payment is watched');
     assert.equal(metricValue(s, 'svc_payments_watched', { status: 'confirmed' }), 0, 'a confirmed payment is no longer watched');
-    atLeast(s, 'svc_payment_checks_total', {}, 2);
-    atLeast(s, 'svc_rpc_requests_total', { method: 'getSignaturesForAddress' }, 2);
+    // The confirmation needed at least one check: one signature list and one transaction read. How many
+    // more checks and scans ran by now depends on the watcher's timing, so only that floor is asserted.
+    atLeast(s, 'svc_payment_checks_total', {}, 1);
+    atLeast(s, 'svc_rpc_requests_total', { method: 'getSignaturesForAddress' }, 1);
     atLeast(s, 'svc_rpc_requests_total', { method: 'getTransaction' }, 1);
-    atLeast(s, 'svc_chain_scan_rpc_calls_total', {}, 3);
+    atLeast(s, 'svc_chain_scan_rpc_calls_total', {}, 2);
     assert.equal(metricValue(s, 'svc_rpc_errors_total'), 0);
     assert.equal(metricValue(s, 'svc_webhook_attempts_total'), receiver.deliveries.length);
     assert.equal(metricValue(s, 'svc_webhook_failures_total'), 0);
