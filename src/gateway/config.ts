@@ -88,6 +88,11 @@ export interface GatewayConfig {
    * (another instance's transition, a merchant edit); its own changes show at once.
    */
   publicViewTtlMs: number;
+  /**
+   * How long an Idempotency-Key stays locked by a request that has not finished. After that a retry
+   * takes the key over: the instance running the first request is presumed dead (killed mid-request).
+   */
+  idempotencyLockMs: number;
   /** Express `trust proxy` setting, for the client address behind a reverse proxy. */
   trustProxy: boolean | number | string;
   /** Log lines (never keys). Defaults to stderr; pass () => {} to silence. */
@@ -127,6 +132,7 @@ export function defaultConfig(): GatewayConfig {
     },
     metrics: { token: null, port: null, host: '127.0.0.1' },
     publicViewTtlMs: 1_000,
+    idempotencyLockMs: 60_000,
     trustProxy: false,
     log: (line) => process.stderr.write(line + '\n'),
   };
@@ -234,6 +240,7 @@ function applyTuningEnv(config: GatewayConfig, env: NodeJS.ProcessEnv): void {
   }
   config.rpcTimeoutMs = envMs(env, 'RPC_TIMEOUT_MS') ?? config.rpcTimeoutMs;
   config.webhooks.timeoutMs = envMs(env, 'WEBHOOK_TIMEOUT_MS') ?? config.webhooks.timeoutMs;
+  config.idempotencyLockMs = envMs(env, 'IDEMPOTENCY_LOCK_MS') ?? config.idempotencyLockMs;
   config.webhooks.leaseMs = envMs(env, 'WEBHOOK_LEASE_MS') ?? config.webhooks.leaseMs;
   config.watcher.tickMs = envMs(env, 'WATCHER_TICK_MS') ?? config.watcher.tickMs;
   config.watcher.minCheckIntervalMs = envMs(env, 'WATCHER_MIN_CHECK_INTERVAL_MS') ?? config.watcher.minCheckIntervalMs;

@@ -7,6 +7,8 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { dbGet, dbRun } from '../helpers/db.js';
 import { startBareGateway, type BareGateway } from '../helpers/gateway.js';
 import { api, sleep, waitFor } from '../helpers/http.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -123,5 +125,33 @@ describe('Idempotency-Key on cancel, verify and redeliver', () => {
       assert.equal(res.body.code, 'idempotency_key_invalid');
     }
     assert.equal((await api(gw.url, `/api/v1/payments/${p.id}`, { key })).body.status, 'pending');
+  });
+
+  it('lets a retry take over a key whose request never finished (its instance died), after the lock', async () => {
+    const body = { amount: '2', currency: 'SOL', orderId: 'takeover' };
+    // What an instance killed mid-create leaves: the key's record, unfinished. The hash is the gateway's own.
+    const hash = createHash('sha256').update(`POST /payments\n${JSON.stringify(body)}`).digest('hex');
+    const leave = async (key: string, agoMs: number) => {
+      const at = new Date(Date.now() - agoMs);
+      await dbRun(
+        gw.dbPath,
+        'INSERT INTO idempotency_keys (merchant_id, livemode, key, request_hash, status_code, response_body, created_at, expires_at) VALUES (?, 0, ?, ?, NULL, NULL, ?, ?)',
+        gw.merchant.merchantId, key, hash, at.toISOString(), new Date(at.getTime() + 24 * 3600_000).toISOString(),
+      );
+    };
+    await leave('fresh-unfinished', 1_000);
+    const busy = await api(gw.url, '/api/v1/payments', { key, body, headers: { 'idempotency-key': 'fresh-unfinished' } });
+    assert.equal(busy.status, 409);
+    assert.equal(busy.body.code, 'idempotency_key_in_use', 'within the lock it may still be running');
+
+    await leave('abandoned', 61_000);
+    const taken = await api(gw.url, '/api/v1/payments', { key, body, headers: { 'idempotency-key': 'abandoned' } });
+    assert.equal(taken.status, 201, taken.text);
+    const replay = await api(gw.url, '/api/v1/payments', { key, body, headers: { 'idempotency-key': 'abandoned' } });
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    assert.equal(replay.body.id, taken.body.id);
+    // The create stored its answer in the payment's own transaction.
+    const stored = await dbGet<{ response_body: string }>(gw.dbPath, "SELECT response_body FROM idempotency_keys WHERE key = 'abandoned'");
+    assert.equal(JSON.parse(stored!.response_body).id, taken.body.id);
   });
 });

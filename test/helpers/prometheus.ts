@@ -5,7 +5,8 @@ export interface Sample {
   value: number;
 }
 
-const LINE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?(?:[0-9.e+-]+|NaN|\+Inf|-Inf))(?: -?\d+)?$/;
+// Values as Go's ParseFloat reads them (Prometheus does): numbers, and NaN/Inf in any case (prom-client writes "Nan").
+const LINE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?(?:[0-9.e+-]+|[Nn][Aa][Nn]|[+-]?[Ii][Nn][Ff]))(?: -?\d+)?$/;
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
 
 /** Throws on a line that is neither a comment nor a well-formed sample. */

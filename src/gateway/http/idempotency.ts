@@ -3,7 +3,10 @@
  * as Stripe does on all POSTs): up to 255 printable characters, kept 24 h per merchant and mode. The
  * key covers the method, the path and the body, so one key used on another route or payment is a clash. A replay returns the first response with Idempotent-Replayed: true;
  * the same key with another body is 409; a key whose first request is still running is 409 too.
- * Failed requests release the key, so the caller can fix the request and retry with it.
+ * Failed requests release the key, so the caller can fix the request and retry with it. A key left
+ * unfinished by an instance that died mid-request is taken over by a retry after `lockMs` (config
+ * idempotencyLockMs, IDEMPOTENCY_LOCK_MS); a create stores its answer in the payment's own transaction,
+ * so such a takeover never creates the payment twice.
  */
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
@@ -19,7 +22,8 @@ export async function idempotent(
   req: Request,
   res: Response,
   ctx: AuthContext,
-  run: () => Promise<{ status: number; body: unknown }>,
+  run: (key?: string) => Promise<{ status: number; body: unknown }>,
+  lockMs = 60_000,
 ): Promise<void> {
   const key = req.get('idempotency-key');
   if (key === undefined) {
@@ -40,13 +44,16 @@ export async function idempotent(
     if (existing.request_hash !== requestHash) {
       throw new ApiError(409, 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request body.');
     }
-    if (existing.status_code === null || existing.response_body === null) {
+    if (existing.status_code !== null && existing.response_body !== null) {
+      res.status(existing.status_code).setHeader('Idempotent-Replayed', 'true').type('application/json').send(existing.response_body);
+      return;
+    }
+    // Unfinished: still running elsewhere, or its instance was killed mid-request (then, after the lock, a retry takes over).
+    if (now - Date.parse(existing.created_at) < lockMs) {
       throw new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
     }
-    res.status(existing.status_code).setHeader('Idempotent-Replayed', 'true').type('application/json').send(existing.response_body);
-    return;
   }
-  const began = await store.beginIdempotency({
+  const row = {
     merchant_id: merchantId,
     livemode: ctx.livemode ? 1 : 0,
     key,
@@ -55,13 +62,15 @@ export async function idempotent(
     response_body: null,
     created_at: new Date(now).toISOString(),
     expires_at: new Date(now + IDEMPOTENCY_TTL_MS).toISOString(),
-  });
+  };
+  const stale = existing && Date.parse(existing.expires_at) > now ? existing : undefined;
+  const began = stale ? await store.takeOverIdempotency(row, stale.created_at) : await store.beginIdempotency(row);
   if (!began) {
     throw new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
   }
   let result: { status: number; body: unknown };
   try {
-    result = await run();
+    result = await run(key);
   } catch (error) {
     await store.deleteIdempotency(merchantId, ctx.livemode, key);
     throw error;

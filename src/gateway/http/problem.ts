@@ -77,7 +77,23 @@ export function problemHandler(log: (line: string) => void): ErrorRequestHandler
     if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: unknown }).expose === true) {
       return sendProblem(res, status, 'request_invalid', 'The request could not be read.');
     }
+    if (databaseUnavailable(err)) {
+      log(`[gateway] ${res.getHeader('x-request-id')} ${req.method} ${req.path}: database unavailable: ${(err as Error)?.message ?? String(err)}`);
+      res.setHeader('Retry-After', '1');
+      return sendProblem(res, 503, 'database_unavailable', 'The database cannot be reached right now; nothing was changed. Retry shortly.');
+    }
     log(`[gateway] ${res.getHeader('x-request-id')} ${req.method} ${req.path} internal error: ${(err as Error)?.stack ?? String(err)}`);
     sendProblem(res, 500, 'internal_error', 'Something went wrong on our side. Retry later; quote the request id if it persists.');
   };
+}
+
+// PostgreSQL connection failures and shutdowns (SQLSTATE class 08, 57P01-57P03), network errors to it,
+// node-postgres pool timeouts, and SQLite's busy timeout: the request changed nothing and may be retried.
+const DB_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', 'SQLITE_BUSY']);
+const DB_DOWN_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|the database system is (starting up|shutting down)|Client has encountered a connection error/;
+
+export function databaseUnavailable(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === 'string' && (DB_DOWN_CODES.has(code) || code.startsWith('08'))) return true;
+  return DB_DOWN_MESSAGE.test(String((err as Error)?.message ?? ''));
 }

@@ -75,7 +75,11 @@ export class PaymentService {
 
   // ---- create and cancel
 
-  async create(merchant: MerchantRow, livemode: boolean, body: unknown): Promise<CreatedPayment> {
+  /**
+   * With an Idempotency-Key, its stored answer is written in the same transaction as the payment, so
+   * an instance killed right after the insert cannot leave a payment whose key a retry could reuse.
+   */
+  async create(merchant: MerchantRow, livemode: boolean, body: unknown, idempotencyKey?: string): Promise<CreatedPayment> {
     const input = validateCreate(body);
     if (!this.currencies.isKnown(input.currency)) {
       throw new ApiError(
@@ -155,15 +159,18 @@ export class PaymentService {
     };
     const token = generatePaymentToken();
     const eventId = newEventId();
-    await this.store.insertPayment(row, hashCredential(token), {
-      id: eventId,
-      type: 'payment.created',
-      createdAt,
-      body: eventBody(eventId, 'payment.created', createdAt, row),
-    });
+    const created: CreatedPayment = { ...toPayment(row), paymentToken: token };
+    await this.store.insertPayment(
+      row,
+      hashCredential(token),
+      { id: eventId, type: 'payment.created', createdAt, body: eventBody(eventId, 'payment.created', createdAt, row) },
+      idempotencyKey === undefined
+        ? undefined
+        : { merchantId: merchant.id, livemode, key: idempotencyKey, statusCode: 201, body: JSON.stringify(created) },
+    );
     this.onEvent(row.id);
     this.watchIfPending(row);
-    return { ...toPayment(row), paymentToken: token };
+    return created;
   }
 
   async cancel(row: PaymentRow): Promise<PaymentRow> {
@@ -331,6 +338,9 @@ export class PaymentService {
       const age = now - Date.parse(row.created_at);
       delay = age < 60_000 ? 1_000 : age < 5 * 60_000 ? 3_000 : 10_000;
       delay = Math.max(delay, minCheckIntervalMs);
+      // Up to 20 % later at random: payments created together (a sale, a batch) would otherwise fall
+      // due in the same tick forever, and their checks would arrive as one burst every interval.
+      delay += Math.floor(Math.random() * delay * 0.2);
       // Never sleep past the expiry: the final check and the move to expired happen on time.
       delay = Math.min(delay, Math.max(0, Date.parse(row.expires_at) - now) + 10);
     }

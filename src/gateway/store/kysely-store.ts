@@ -11,6 +11,7 @@ import type {
   ApiKeyRow,
   ClaimedDelivery,
   EventRow,
+  IdempotencyCompletion,
   IdempotencyRow,
   MerchantPatch,
   MerchantRow,
@@ -130,11 +131,20 @@ export class KyselyStore implements Store {
 
   // ---- payments
 
-  async insertPayment(payment: PaymentRow, tokenHash: string, event: NewEvent): Promise<void> {
+  async insertPayment(payment: PaymentRow, tokenHash: string, event: NewEvent, idempotency?: IdempotencyCompletion): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('payments').values(payment).execute();
       await trx.insertInto('payment_tokens').values({ hash: tokenHash, payment_id: payment.id, created_at: payment.created_at }).execute();
       await this.writeEvent(trx, payment, event);
+      if (idempotency) {
+        await trx
+          .updateTable('idempotency_keys')
+          .set({ status_code: idempotency.statusCode, response_body: idempotency.body })
+          .where('merchant_id', '=', idempotency.merchantId)
+          .where('livemode', '=', idempotency.livemode ? 1 : 0)
+          .where('key', '=', idempotency.key)
+          .execute();
+      }
     });
   }
 
@@ -313,6 +323,19 @@ export class KyselyStore implements Store {
       if (this.isUniqueViolation(error)) return false;
       throw error;
     }
+  }
+
+  async takeOverIdempotency(row: IdempotencyRow, staleCreatedAt: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('idempotency_keys')
+      .set({ request_hash: row.request_hash, created_at: row.created_at, expires_at: row.expires_at })
+      .where('merchant_id', '=', row.merchant_id)
+      .where('livemode', '=', row.livemode)
+      .where('key', '=', row.key)
+      .where('status_code', 'is', null)
+      .where('created_at', '=', staleCreatedAt)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   }
 
   async completeIdempotency(merchantId: string, livemode: boolean, key: string, statusCode: number, body: string): Promise<void> {

@@ -22,6 +22,14 @@ export type EventRow = EventsTable;
 export type OutboxRow = WebhookOutboxTable;
 export type IdempotencyRow = IdempotencyTable;
 
+export interface IdempotencyCompletion {
+  merchantId: string;
+  livemode: boolean;
+  key: string;
+  statusCode: number;
+  body: string;
+}
+
 export interface NewEvent {
   id: string;
   type: string;
@@ -97,7 +105,8 @@ export interface Store {
   updateMerchant(merchantId: string, patch: MerchantPatch): Promise<boolean>;
 
   // payments
-  insertPayment(payment: PaymentRow, tokenHash: string, event: NewEvent): Promise<void>;
+  /** With `idempotency`, also stores that key's answer in the same transaction (see PaymentService.create). */
+  insertPayment(payment: PaymentRow, tokenHash: string, event: NewEvent, idempotency?: IdempotencyCompletion): Promise<void>;
   getPayment(id: string): Promise<PaymentRow | undefined>;
   getPaymentByToken(tokenHash: string): Promise<PaymentRow | undefined>;
   listPayments(merchantId: string, livemode: boolean, filter: PaymentFilter): Promise<PaymentRow[]>;
@@ -116,6 +125,11 @@ export interface Store {
   getIdempotency(merchantId: string, livemode: boolean, key: string): Promise<IdempotencyRow | undefined>;
   /** Inserts an in-progress record; false when the key is already taken. */
   beginIdempotency(row: IdempotencyRow): Promise<boolean>;
+  /**
+   * Takes over a key whose request never finished (its instance died): succeeds only if the record is
+   * still unfinished and still the one created at `staleCreatedAt`, so two retries cannot both take it.
+   */
+  takeOverIdempotency(row: IdempotencyRow, staleCreatedAt: string): Promise<boolean>;
   completeIdempotency(merchantId: string, livemode: boolean, key: string, statusCode: number, body: string): Promise<void>;
   deleteIdempotency(merchantId: string, livemode: boolean, key: string): Promise<void>;
   purgeIdempotency(now: string): Promise<number>;

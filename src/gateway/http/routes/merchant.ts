@@ -69,7 +69,7 @@ export function merchantRouter(ctx: AppContext): Router {
       await ctx.store.enqueueDelivery(row.id, new Date().toISOString());
       ctx.kickWebhooks();
       return { status: 202, body: { object: 'redelivery', eventId: row.id, queued: true } };
-    });
+    }, ctx.config.idempotencyLockMs);
   });
 
   return router;

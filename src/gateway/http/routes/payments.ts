@@ -26,10 +26,14 @@ export function paymentsRouter(ctx: AppContext): Router {
 
   router.post('/payments', authenticate(ctx.store, { allowPublishable: true }), async (req, res) => {
     const a = auth(res);
-    await idempotent(ctx.store, req, res, a, async () => ({
-      status: 201,
-      body: await ctx.service.create(a.merchant, a.livemode, req.body),
-    }));
+    await idempotent(
+      ctx.store,
+      req,
+      res,
+      a,
+      async (key) => ({ status: 201, body: await ctx.service.create(a.merchant, a.livemode, req.body, key) }),
+      ctx.config.idempotencyLockMs,
+    );
   });
 
   router.get('/payments', secretOnly, async (req, res) => {
@@ -49,7 +53,7 @@ export function paymentsRouter(ctx: AppContext): Router {
   // as that first check saw it.
   router.post('/payments/:id/cancel', secretOnly, async (req, res) => {
     const row = await ownPayment(res, String(req.params.id));
-    await idempotent(ctx.store, req, res, auth(res), async () => ({ status: 200, body: toPayment(await ctx.service.cancel(row)) }));
+    await idempotent(ctx.store, req, res, auth(res), async () => ({ status: 200, body: toPayment(await ctx.service.cancel(row)) }), ctx.config.idempotencyLockMs);
   });
 
   router.post('/payments/:id/verify', secretOnly, async (req, res) => {
@@ -57,7 +61,7 @@ export function paymentsRouter(ctx: AppContext): Router {
     await idempotent(ctx.store, req, res, auth(res), async () => ({
       status: 200,
       body: toPayment((await ctx.service.check(row.id)) ?? row),
-    }));
+    }), ctx.config.idempotencyLockMs);
   });
 
   return router;
