@@ -309,6 +309,7 @@ describe('several instances on one PostgreSQL database', { skip }, () => {
       const a = await spawnGateway(['--database', url, '--rpc', deadRpc], {
         ...TUNING,
         RPC_TIMEOUT_MS: '60000',
+        CHECK_LEASE_MS: '6000',
         WEBHOOK_TIMEOUT_MS: '2500',
         WEBHOOK_RETRY_SCHEDULE_MS: Array(20).fill('100').join(','),
       });
@@ -321,8 +322,9 @@ describe('several instances on one PostgreSQL database', { skip }, () => {
       const leased = async () =>
         receiver.deliveries.length >= 5 &&
         (await dbGet<{ n: number }>(url, 'SELECT COUNT(*) AS n FROM payments WHERE checking_until > ?', new Date().toISOString()))!.n >= 1;
-      await waitFor(leased, { what: 'A holding check leases, and the five deliveries in flight' });
+      // Paid while A is alive (it cannot see the chain), then A dies holding its leases.
       for (const p of payments) await payUrl(p.url, { rpcUrl: localnet.rpcUrl });
+      await waitFor(leased, { what: 'A holding check leases, and the five deliveries in flight' });
       a.child.kill('SIGKILL');
       await a.exited;
       const killedAt = Date.now();
