@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { ConfigError, configFromFlagsAndEnv } from '../../src/gateway/config.js';
 import { openStore } from '../../src/gateway/store/index.js';
 import type { Store } from '../../src/gateway/store/store.js';
-import { TEST_ENGINE } from '../helpers/db.js';
+import { TEST_ENGINE, dbRun } from '../helpers/db.js';
 import { startBareGateway, type BareGateway } from '../helpers/gateway.js';
 import { api } from '../helpers/http.js';
 
@@ -110,6 +110,14 @@ describe(`claims on ${TEST_ENGINE}`, () => {
     assert.equal(refused.allowed, false);
     assert.ok(refused.retryAfterSeconds >= 1);
     assert.equal((await b.take(`${key}-other`)).allowed, true, 'keys are separate');
+    // An instance whose own share is used up refuses without asking the database: even with the
+    // shared bucket emptied out of band, a knows it has no token left; another instance asks.
+    const own = `${key}-own`;
+    assert.equal((await a.take(own)).allowed, true);
+    assert.equal((await a.take(own)).allowed, true);
+    await dbRun(gw.dbPath, 'DELETE FROM rate_limits');
+    assert.equal((await a.take(own)).allowed, false, 'refused locally');
+    assert.equal((await one.sharedRateLimiter!('test', limit).take(own)).allowed, true, 'a fresh instance asks the database');
   });
 
   it('keeps rate limits in memory on SQLite', { skip: TEST_ENGINE !== 'sqlite' && 'SQLite only' }, () => {

@@ -2,6 +2,11 @@
  * Token buckets shared by every gateway instance on one PostgreSQL database: one row per key,
  * refilled and taken in a single atomic upsert on the database clock, so N instances allow what
  * one would (not N times as much) and clock skew between instances does not matter.
+ *
+ * Each instance also keeps a local bucket per key that counts only the requests the shared bucket
+ * let through here. It can never hold fewer tokens than the shared one (same size and refill, a
+ * subset of its takes), so when it is empty the shared one is too: such requests are refused
+ * without a database round trip, which keeps a flood from one client off the database.
  */
 import { sql, type Kysely } from 'kysely';
 import type { RateLimitConfig } from '../config.js';
@@ -10,6 +15,8 @@ import type { Database } from './schema.js';
 
 export class PostgresRateLimiter implements RateLimiter {
   private lastSweep = 0;
+  private readonly local = new Map<string, { tokens: number; at: number }>();
+  private lastLocalSweep = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -19,6 +26,8 @@ export class PostgresRateLimiter implements RateLimiter {
 
   async take(key: string): Promise<RateDecision> {
     const { burst, ratePerSecond: rate } = this.limit;
+    const mine = this.localBucket(key);
+    if (mine.tokens < 1) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - mine.tokens) / rate)) };
     // Keys come from request paths: PostgreSQL text cannot hold NUL, so it is replaced (found by test/fuzz).
     const bucket = `${this.name}:${key}`.replace(/\0/g, '\uFFFD');
     const now = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
@@ -34,8 +43,27 @@ export class PostgresRateLimiter implements RateLimiter {
       returning tokens, allowed`.execute(this.db);
     this.sweep();
     const { tokens, allowed } = row.rows[0]!;
-    if (allowed === 1) return { allowed: true, retryAfterSeconds: 0 };
+    if (allowed === 1) {
+      mine.tokens -= 1;
+      return { allowed: true, retryAfterSeconds: 0 };
+    }
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - tokens) / rate)) };
+  }
+
+  /** This instance's bucket for the key, refilled to now. */
+  private localBucket(key: string): { tokens: number; at: number } {
+    const now = Date.now();
+    const { burst, ratePerSecond } = this.limit;
+    if (now - this.lastLocalSweep > 10_000) {
+      this.lastLocalSweep = now;
+      const refillMs = (burst / ratePerSecond) * 1000;
+      for (const [k, b] of this.local) if (now - b.at > refillMs) this.local.delete(k);
+    }
+    const b = this.local.get(key) ?? { tokens: burst, at: now };
+    b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * ratePerSecond);
+    b.at = now;
+    this.local.set(key, b);
+    return b;
   }
 
   /** Buckets that have refilled completely behave like absent ones: drop them now and then. */
