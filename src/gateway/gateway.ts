@@ -50,6 +50,10 @@ export interface RunningGateway {
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const { background = true, ...rest } = options;
   const config = resolveConfig(rest as Partial<GatewayConfig>);
+  // A lease shorter than the work it guards lets a second instance start the same work.
+  if (config.webhooks.leaseMs <= config.webhooks.timeoutMs) {
+    config.log(`[gateway] warning: WEBHOOK_LEASE_MS (${config.webhooks.leaseMs}) should exceed WEBHOOK_TIMEOUT_MS (${config.webhooks.timeoutMs}), or a slow endpoint may get an event from two instances at once`);
+  }
   const store = await openStore(config);
   const metrics = new GatewayMetrics();
   const chain = new SolanaChain(config.rpcUrl, config.commitment, config.rpcTimeoutMs, (method, seconds, error) =>
