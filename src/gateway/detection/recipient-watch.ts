@@ -134,12 +134,16 @@ export class RecipientWatch {
   private async regroup(): Promise<void> {
     const now = this.now();
     const groups = new Map<string, { references: Map<string, string>; since: number }>();
+    // A mint whose program could not be read is not asked again for every payment in this tick.
+    const unreadable = new Set<string>();
     for (const [id, w] of this.payments) {
       if (now - w.seenAt > this.options.staleMs) {
         this.payments.delete(id);
         continue;
       }
+      if (w.address === undefined && w.payment.mint !== null && unreadable.has(w.payment.mint)) continue;
       w.address ??= await this.addressOf(w.payment);
+      if (w.address === undefined && w.payment.mint !== null) unreadable.add(w.payment.mint);
       const address = w.address;
       if (!address) continue;
       const g = groups.get(address) ?? { references: new Map(), since: Infinity };
