@@ -99,6 +99,23 @@ describe(`claims on ${TEST_ENGINE}`, () => {
     assert.equal((await one.claimDeliveries(iso(later + 30_001), iso(later + 60_000), 50)).length, 12, 'expired leases are claimable again');
   });
 
+  it("runs (and so ends) a claimed check even while a verify that found the lease taken is answering", async () => {
+    const res = await api(gw.url, '/api/v1/payments', { key: gw.merchant.secretKey, body: { amount: '99', currency: 'SOL' } });
+    const id = res.body.id as string;
+    const now = Date.now() + 120_000; // due by then
+    const claimed = await one.claimDueChecks(iso(now), iso(now), iso(now + 30_000), 100);
+    assert.ok(claimed.some((r) => r.id === id), 'the watcher side holds the lease');
+    const service = gw.gateway.service;
+    const before = service.checksStarted;
+    // A verify arrives first: its claim fails (lease taken) and it reads the row; then the watcher's check.
+    const verify = service.check(id);
+    const watcher = service.check(id, { claimed: true });
+    await Promise.all([verify, watcher]);
+    assert.equal(service.checksStarted - before, 1, 'the claimed check ran');
+    const row = await one.getPayment(id);
+    assert.equal(row?.checking_until ?? null, null, 'and its lease ended with it');
+  });
+
   it('shares rate limits through the database on PostgreSQL only', { skip: TEST_ENGINE !== 'postgres' && 'PostgreSQL only' }, async () => {
     const limit = { ratePerSecond: 0.001, burst: 2 };
     const a = one.sharedRateLimiter!('test', limit);

@@ -41,6 +41,8 @@ export interface PendingPaymentWatch {
   unwatch(paymentId: string): void;
 }
 
+const noop = () => {};
+
 export class PaymentService {
   readonly currencies: CurrencyRegistry;
   private readonly store: Store;
@@ -198,15 +200,20 @@ export class PaymentService {
    */
   async check(paymentId: string, opts: { claimed?: boolean } = {}): Promise<PaymentRow | undefined> {
     const running = this.inFlight.get(paymentId);
-    if (running) return running;
+    if (running && !opts.claimed) return running;
     const last = this.lastCheckAt.get(paymentId);
     if (!opts.claimed && last !== undefined && this.now() - last < this.config.watcher.minCheckIntervalMs) {
       return this.store.getPayment(paymentId);
     }
     this.lastCheckAt.set(paymentId, this.now());
     // The watcher's rows come claimed (leased) already; anyone else claims in the database first.
-    const p = (opts.claimed ? this.runCheck(paymentId) : this.claimAndRun(paymentId)).finally(() => {
-      this.inFlight.delete(paymentId);
+    // A claimed check always runs, after whatever is in flight (e.g. a verify that found the lease
+    // taken and is only reading the row): only running it releases the lease.
+    const after = running ? running.then(noop, noop) : Promise.resolve();
+    const p: Promise<PaymentRow | undefined> = (
+      opts.claimed ? after.then(() => this.runCheck(paymentId)) : this.claimAndRun(paymentId)
+    ).finally(() => {
+      if (this.inFlight.get(paymentId) === p) this.inFlight.delete(paymentId);
       if (this.recheck.delete(paymentId)) {
         this.lastCheckAt.delete(paymentId);
         this.urgent.add(paymentId);
