@@ -21,6 +21,7 @@ import { generatePaymentToken, hashCredential } from '../keys.js';
 import type { MerchantRow, PaymentRow, Store, TransitionInput } from '../store/store.js';
 import type { ChainPort } from './chain-port.js';
 import { CurrencyRegistry } from './currencies.js';
+import { lateCheckDelay } from './late-watch.js';
 import { validateCreate } from './validate.js';
 import { eventBody, toPayment } from './view.js';
 
@@ -323,9 +324,13 @@ export class PaymentService {
     return this.now() < this.lateWatchEnd(row);
   }
 
+  /** When the late watch began: the cancellation, or the expiry. */
+  private lateWatchStart(row: PaymentRow): number {
+    return Date.parse(row.status === 'cancelled' && row.cancelled_at ? row.cancelled_at : row.expires_at);
+  }
+
   private lateWatchEnd(row: PaymentRow): number {
-    const since = row.status === 'cancelled' && row.cancelled_at ? row.cancelled_at : row.expires_at;
-    return Date.parse(since) + this.config.lateWatchMs;
+    return this.lateWatchStart(row) + this.config.lateWatchMs;
   }
 
   /** When to look again: often while young or awaiting commitment, slower as the payment ages. */
@@ -338,7 +343,7 @@ export class PaymentService {
     if (row.status === 'expired' || row.status === 'cancelled') {
       if (now >= this.lateWatchEnd(row)) return null;
       const awaiting = candidates?.some((c) => c.verdict === 'paid' && !c.reachedCommitment);
-      delay = awaiting ? minCheckIntervalMs : lateIntervalMs;
+      delay = awaiting ? minCheckIntervalMs : lateCheckDelay(now - this.lateWatchStart(row), lateIntervalMs);
     } else if (row.status === 'processing') {
       delay = minCheckIntervalMs;
     } else {
