@@ -6,12 +6,11 @@
 import type { GatewayConfig } from './config.js';
 import type { PaymentService } from './payments/service.js';
 import type { Store } from './store/store.js';
+import { PeriodicTask } from './periodic.js';
 
 export class Watcher {
-  private timer: NodeJS.Timeout | undefined;
   private running = false;
-  private stopped = false;
-  private idle: Promise<void> = Promise.resolve();
+  private readonly loop = new PeriodicTask(() => this.tick(), () => this.config.watcher.tickMs);
 
   constructor(
     private readonly store: Store,
@@ -20,22 +19,11 @@ export class Watcher {
   ) {}
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.idle;
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.idle = this.tick().finally(() => this.schedule(this.config.watcher.tickMs));
-    }, ms);
-    this.timer.unref?.();
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One pass over the due payments, `concurrency` checks at a time. */
@@ -54,7 +42,7 @@ export class Watcher {
       );
       let i = 0;
       const worker = async () => {
-        while (i < due.length && !this.stopped) {
+        while (i < due.length && !this.loop.stopped) {
           const row = due[i++]!;
           try {
             await this.service.check(row.id, { claimed: true });

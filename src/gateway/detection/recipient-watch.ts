@@ -15,6 +15,7 @@ import { PublicKey, type ConfirmedSignatureInfo, type Connection } from '@solana
 import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { getMintInfo } from '../chain/mint.js';
 import { viewTransaction } from '../chain/transaction-view.js';
+import { PeriodicTask } from '../periodic.js';
 
 /** What the watch needs to know about a pending payment. */
 export interface WatchedPayment {
@@ -72,9 +73,8 @@ export class RecipientWatch {
   private readonly addresses = new Map<string, WatchedAddress>();
   private readonly mintPrograms = new Map<string, string>();
   private readonly now: () => number;
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = true;
-  private idle: Promise<void> = Promise.resolve();
+  /** Fixed rate: a tick starts every tickMs, however long the last one took (at once if longer). */
+  private readonly loop = new PeriodicTask(() => this.tick(), (elapsed) => Math.max(0, this.options.tickMs - elapsed));
 
   constructor(
     private readonly connection: Connection,
@@ -101,23 +101,11 @@ export class RecipientWatch {
   }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.idle;
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      const started = this.now();
-      this.idle = this.tick().finally(() => this.schedule(Math.max(0, this.options.tickMs - (this.now() - started))));
-    }, ms);
-    this.timer.unref?.();
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One pass: list each receiving address once and read what is new. */

@@ -9,13 +9,11 @@ import type { GatewayConfig } from '../config.js';
 import type { WebhookFailure, WebhookResult } from '../metrics/metrics.js';
 import type { ClaimedDelivery, Store } from '../store/store.js';
 import { retryDelay } from './schedule.js';
+import { PeriodicTask } from '../periodic.js';
 
 export class WebhookWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = true;
   private busy = false;
-  private again = false;
-  private idle: Promise<void> = Promise.resolve();
+  private readonly loop = new PeriodicTask(() => this.pass(), () => this.config.webhooks.pollMs);
   private readonly active = new Set<AbortController>();
   /** Deliveries attempted (for tests and benchmarks). */
   attempts = 0;
@@ -28,38 +26,18 @@ export class WebhookWorker {
   ) {}
 
   start(): void {
-    this.stopped = false;
-    this.loop(0);
+    this.loop.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    const stopped = this.loop.stop(); // no new pass from here on
     for (const c of this.active) c.abort();
-    await this.idle;
+    await stopped;
   }
 
   /** Look for work now (called after an event is written). */
   kick(): void {
-    if (this.stopped) return;
-    if (this.busy) {
-      this.again = true;
-      return;
-    }
-    this.loop(0);
-  }
-
-  private loop(ms: number): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.idle = this.pass().finally(() => {
-        const soon = this.again;
-        this.again = false;
-        this.loop(soon ? 0 : this.config.webhooks.pollMs);
-      });
-    }, ms);
-    this.timer.unref?.();
+    this.loop.wake();
   }
 
   /** Claims and delivers every due row (in parallel, bounded by the claim size). */
@@ -74,7 +52,7 @@ export class WebhookWorker {
         32,
       );
       await Promise.all(claimed.map((d) => this.deliver(d)));
-      if (claimed.length === 32) this.again = true;
+      if (claimed.length === 32) this.loop.wake();
     } catch (error) {
       this.config.log(`[gateway] webhook pass failed: ${(error as Error)?.message ?? String(error)}`);
     } finally {
@@ -118,7 +96,7 @@ export class WebhookWorker {
       clearTimeout(timeout);
       this.active.delete(controller);
     }
-    if (this.stopped && status === null) return; // shutting down: the lease expires and another pass retries
+    if (this.loop.stopped && status === null) return; // shutting down: the lease expires and another pass retries
     if (status !== null && status >= 200 && status < 300) {
       this.observe('delivered');
       await this.store.finishDelivery(d.outbox.id, { kind: 'delivered', status, at: new Date().toISOString() });
