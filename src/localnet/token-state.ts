@@ -3,6 +3,7 @@
  * `uiTokenAmount` object real nodes put in token balances and getTokenAccountBalance.
  */
 import { PublicKey } from '@solana/web3.js';
+import { formatAmount } from '../core/amount.js';
 import {
   ACCOUNT_SIZE,
   AccountLayout,
@@ -90,10 +91,7 @@ export function decodeMint(owner: PublicKey, data: Uint8Array): MintState | null
 
 /** "1.5" for 1500000 with 6 decimals: no trailing zeros, no exponent. */
 export function uiAmountString(amount: bigint, decimals: number): string {
-  const digits = amount.toString().padStart(decimals + 1, '0');
-  const whole = digits.slice(0, digits.length - decimals);
-  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '');
-  return fraction ? `${whole}.${fraction}` : whole;
+  return formatAmount(amount, decimals);
 }
 
 export function uiTokenAmount(amount: bigint, decimals: number): UiTokenAmount {

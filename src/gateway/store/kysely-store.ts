@@ -266,6 +266,8 @@ export class KyselyStore implements Store {
       .updateTable('payments')
       .set({ checking_until: leaseUntil, checked_at: now })
       .where('id', '=', paymentId)
+      // A payment no longer watched (settled, or past its late watch) needs no check: a poll on it writes nothing.
+      .where('next_check_at', 'is not', null)
       .where((eb) => eb.or([eb('checking_until', 'is', null), eb('checking_until', '<=', now)]))
       .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<=', notCheckedSince)]))
       .executeTakeFirst();
