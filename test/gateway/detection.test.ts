@@ -134,8 +134,8 @@ describe('RPC cost does not grow with pollers', () => {
       const scans = (stack.gateway.chain as SolanaChain).scanRpcCalls - scansBefore;
       // Only this payment is pending, and nothing is sent to it: each check is one signature listing.
       const bound = Math.ceil(elapsed / INTERVAL) + 1;
-      assert.ok(checks <= bound, `${checks} checks for ${pollers} pollers in ${elapsed} ms (bound ${bound})`);
-      assert.ok(scans <= bound, `${scans} scanner RPC calls (bound ${bound})`);
+      assert.ok(checks >= 1 && checks <= bound, `${checks} checks for ${pollers} pollers in ${elapsed} ms (bound 1..${bound})`);
+      assert.ok(scans >= 1 && scans <= bound, `${scans} scanner RPC calls (bound 1..${bound})`);
       // At the shipped interval (5 s) the same bound is 12 + 1 per minute, within the 30 of issue 3 §8.
       await api(stack.gatewayUrl, `/api/v1/payments/${p.id}/cancel`, { method: 'POST', key: stack.merchant.secretKey });
     });

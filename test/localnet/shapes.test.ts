@@ -27,6 +27,7 @@ function fixture(name: string): any { // eslint-disable-line @typescript-eslint/
 
 /** Differences in keys and JSON types; null on either side matches any type (optional values). */
 function shapeDiff(actual: unknown, expected: unknown, path = '$', allowedExtra: ReadonlySet<string> = new Set()): string[] {
+  if (path === '$' && actual === null) return ['$: null (no result to compare)'];
   if (actual === null || expected === null) return [];
   const kind = (v: unknown) => (Array.isArray(v) ? 'array' : typeof v);
   if (kind(actual) !== kind(expected)) return [`${path}: ${kind(actual)} instead of ${kind(expected)}`];
