@@ -69,6 +69,9 @@ it(`confirms ${PAYMENTS} payments exactly once and delivers every event while in
   };
   try {
     await Promise.all(Array.from({ length: 4 }, worker));
+    // On a quiet machine the payments can all be sent before the chaos has killed much: keep killing
+    // while they are still being confirmed and delivered, until at least three kills have happened.
+    await waitFor(async () => kills >= 3, { timeoutMs: 30_000, intervalMs: 100, what: 'three SIGKILLs' });
   } finally {
     chaos = false;
     await chaosLoop;
